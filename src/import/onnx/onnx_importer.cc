@@ -1,0 +1,413 @@
+#include "import/onnx/onnx_importer.h"
+
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <filesystem>
+#include <limits>
+#include <unordered_set>
+
+#include "core/dtype_dispatch.h"
+
+namespace trinity {
+namespace {
+
+constexpr int64_t kMaxIrVersion = 10;
+constexpr int kMaxOpset = 18;
+// Tensors in a model are capped so that a forged header cannot make us allocate terabytes.
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 34;  // 16 GiB
+
+DType FromOnnxType(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::FLOAT: return DType::kF32;
+    case onnx::TensorProto::FLOAT16: return DType::kF16;
+    case onnx::TensorProto::BFLOAT16: return DType::kBF16;
+    case onnx::TensorProto::DOUBLE: return DType::kF64;
+    case onnx::TensorProto::INT8: return DType::kI8;
+    case onnx::TensorProto::UINT8: return DType::kU8;
+    case onnx::TensorProto::INT16: return DType::kI16;
+    case onnx::TensorProto::UINT16: return DType::kU16;
+    case onnx::TensorProto::INT32: return DType::kI32;
+    case onnx::TensorProto::UINT32: return DType::kU32;
+    case onnx::TensorProto::INT64: return DType::kI64;
+    case onnx::TensorProto::UINT64: return DType::kU64;
+    case onnx::TensorProto::BOOL: return DType::kBool;
+    default: return DType::kUndefined;
+  }
+}
+
+std::string OnnxTypeName(int32_t t) {
+  if (onnx::TensorProto::DataType_IsValid(t))
+    return onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(t));
+  return "data type " + std::to_string(t);
+}
+
+class Importer {
+ public:
+  explicit Importer(const ImportOptions& o) : options_(o) {}
+
+  Result<Graph> Import(onnx::ModelProto& model);
+
+ private:
+  Result<Graph> ConvertGraph(const onnx::GraphProto& g, const std::map<std::string, int>& opsets,
+                             const std::unordered_set<std::string>& outer_names, int depth);
+  Status ConvertNode(const onnx::NodeProto& n, size_t index, const std::map<std::string, int>& opsets,
+                     const std::unordered_set<std::string>& visible, int depth, Node* out);
+  Result<ValueInfo> ConvertValueInfo(const onnx::ValueInfoProto& v, const char* what);
+
+  const ImportOptions& options_;
+};
+
+Result<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir);
+
+template <class Src, class Dst>
+void CopyConverted(const Src& src, Dst* dst, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<Dst>(src.Get(static_cast<int>(i)));
+}
+
+}  // namespace
+
+Result<Tensor> ImportTensorProto(const onnx::TensorProto& p, const std::string& base_dir);
+
+namespace {
+
+Result<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& base_dir) {
+  const std::string what = "tensor '" + p.name() + "'";
+  const DType dt = FromOnnxType(p.data_type());
+  if (dt == DType::kUndefined) {
+    return Status::Unsupported(what + " has unsupported dtype " + OnnxTypeName(p.data_type()));
+  }
+  if (p.has_segment()) return Status::Unsupported(what + " is segmented");
+  std::vector<int64_t> shape(p.dims().begin(), p.dims().end());
+  const int64_t n = shape_numel(shape);
+  if (n < 0) return Status::CorruptModel(what + " has invalid dims " + shape_to_string(shape));
+  const size_t esz = dtype_size(dt);
+  if (n > kMaxTensorBytes / static_cast<int64_t>(esz)) {
+    return Status::CorruptModel(what + " dims " + shape_to_string(shape) + " are absurdly large");
+  }
+  const size_t nbytes = static_cast<size_t>(n) * esz;
+
+  if (p.data_location() == onnx::TensorProto::EXTERNAL) {
+    std::string location;
+    int64_t offset = 0, length = -1;
+    for (const auto& kv : p.external_data()) {
+      if (kv.key() == "location") location = kv.value();
+      else if (kv.key() == "offset") offset = std::atoll(kv.value().c_str());
+      else if (kv.key() == "length") length = std::atoll(kv.value().c_str());
+    }
+    if (location.empty() || base_dir.empty()) {
+      return Status::CorruptModel(what + " uses external data without a location next to the model");
+    }
+    std::filesystem::path path = std::filesystem::path(base_dir) / location;
+    if (location.find("..") != std::string::npos || std::filesystem::path(location).is_absolute()) {
+      return Status::CorruptModel(what + " external data location '" + location + "' escapes the model directory");
+    }
+    TRY_ASSIGN(auto file, Buffer::MapFile(path.string()));
+    if (length < 0) length = static_cast<int64_t>(nbytes);
+    if (offset < 0 || static_cast<size_t>(length) != nbytes ||
+        static_cast<size_t>(offset) + nbytes > file->size()) {
+      return Status::CorruptModel(what + " external data (offset " + std::to_string(offset) + ", " +
+                                  std::to_string(nbytes) + " bytes) does not fit in '" + location + "'");
+    }
+    // Weights stay in the mapped file: no copy, shared by every session (and later processes).
+    return Tensor(dt, shape, Buffer::Slice(file, static_cast<size_t>(offset), nbytes));
+  }
+
+  TRY_ASSIGN(Tensor t, Tensor::Create(dt, shape));
+  if (p.has_raw_data()) {
+    if (p.raw_data().size() != nbytes) {
+      return Status::CorruptModel(what + " has " + std::to_string(p.raw_data().size()) +
+                                  " bytes of raw data, expected " + std::to_string(nbytes) +
+                                  " for " + t.Describe());
+    }
+    if (nbytes) std::memcpy(t.raw_data(), p.raw_data().data(), nbytes);
+    return t;
+  }
+  auto check = [&](int have) -> Status {
+    if (have != n) {
+      return Status::CorruptModel(what + " has " + std::to_string(have) + " values, expected " +
+                                  std::to_string(n) + " for " + t.Describe());
+    }
+    return Status::Ok();
+  };
+  switch (dt) {
+    case DType::kF32:
+      TRY_STATUS(check(p.float_data_size()));
+      CopyConverted(p.float_data(), t.data<float>(), n);
+      break;
+    case DType::kF64:
+      TRY_STATUS(check(p.double_data_size()));
+      CopyConverted(p.double_data(), t.data<double>(), n);
+      break;
+    case DType::kI64:
+      TRY_STATUS(check(p.int64_data_size()));
+      CopyConverted(p.int64_data(), t.data<int64_t>(), n);
+      break;
+    case DType::kU32:
+    case DType::kU64:
+      TRY_STATUS(check(p.uint64_data_size()));
+      if (dt == DType::kU32) CopyConverted(p.uint64_data(), t.data<uint32_t>(), n);
+      else CopyConverted(p.uint64_data(), t.data<uint64_t>(), n);
+      break;
+    default:  // int32_data carries i32 and every type narrower than 32 bits
+      TRY_STATUS(check(p.int32_data_size()));
+      visit_dtype(dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
+          for (int64_t i = 0; i < n; ++i)
+            t.data<T>()[i] = T::FromBits(static_cast<uint16_t>(p.int32_data(static_cast<int>(i))));
+        } else if constexpr (std::is_integral_v<T>) {
+          CopyConverted(p.int32_data(), t.data<T>(), n);
+        }
+      });
+  }
+  return t;
+}
+
+}  // namespace
+
+Result<Tensor> ImportTensorProto(const onnx::TensorProto& p, const std::string& base_dir) {
+  return TensorFromProto(p, base_dir);
+}
+
+namespace {
+
+Result<ValueInfo> Importer::ConvertValueInfo(const onnx::ValueInfoProto& v, const char* what) {
+  ValueInfo info;
+  info.name = v.name();
+  if (!v.has_type()) return info;  // type unknown: allowed for intermediate values
+  const auto& type = v.type();
+  if (!type.has_tensor_type()) {
+    const char* kind = type.has_sequence_type() ? "sequence" : type.has_optional_type() ? "optional"
+                       : type.has_map_type() ? "map" : type.has_sparse_tensor_type() ? "sparse tensor" : "non-tensor";
+    return Status::Unsupported(std::string(what) + " '" + v.name() + "' has " + kind +
+                               " type; only tensors are supported");
+  }
+  const auto& tt = type.tensor_type();
+  info.dtype = FromOnnxType(tt.elem_type());
+  if (info.dtype == DType::kUndefined) {
+    return Status::Unsupported(std::string(what) + " '" + v.name() + "' has unsupported dtype " +
+                               OnnxTypeName(tt.elem_type()));
+  }
+  if (tt.has_shape()) {
+    info.shape.rank_known = true;
+    for (const auto& d : tt.shape().dim()) {
+      if (d.has_dim_value()) {
+        if (d.dim_value() < 0) {
+          return Status::CorruptModel(std::string(what) + " '" + v.name() + "' has negative dim " +
+                                      std::to_string(d.dim_value()));
+        }
+        info.shape.dims.push_back(Dim::Known(d.dim_value()));
+      } else if (d.has_dim_param()) {
+        info.shape.dims.push_back(Dim::Symbolic(d.dim_param()));
+      } else {
+        info.shape.dims.push_back(Dim::Unknown());
+      }
+    }
+  }
+  return info;
+}
+
+Status Importer::ConvertNode(const onnx::NodeProto& n, size_t index,
+                             const std::map<std::string, int>& opsets,
+                             const std::unordered_set<std::string>& visible, int depth, Node* out) {
+  out->op_type = n.op_type();
+  out->domain = n.domain() == "ai.onnx" ? "" : n.domain();
+  out->name = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
+  if (out->op_type.empty()) return Status::CorruptModel("node #" + std::to_string(index) + " has no op_type");
+  if (!opsets.count(out->domain)) {
+    return Status::CorruptModel(out->Label() + " uses domain '" + out->domain +
+                                "' that the model does not import");
+  }
+  out->inputs.assign(n.input().begin(), n.input().end());
+  out->outputs.assign(n.output().begin(), n.output().end());
+  for (const auto& a : n.attribute()) {
+    Attribute attr;
+    switch (a.type()) {
+      case onnx::AttributeProto::INT: attr.kind = Attribute::Kind::kInt; attr.i = a.i(); break;
+      case onnx::AttributeProto::FLOAT: attr.kind = Attribute::Kind::kFloat; attr.f = a.f(); break;
+      case onnx::AttributeProto::STRING: attr.kind = Attribute::Kind::kString; attr.s = a.s(); break;
+      case onnx::AttributeProto::INTS:
+        attr.kind = Attribute::Kind::kInts;
+        attr.ints.assign(a.ints().begin(), a.ints().end());
+        break;
+      case onnx::AttributeProto::FLOATS:
+        attr.kind = Attribute::Kind::kFloats;
+        attr.floats.assign(a.floats().begin(), a.floats().end());
+        break;
+      case onnx::AttributeProto::STRINGS:
+        attr.kind = Attribute::Kind::kStrings;
+        attr.strings.assign(a.strings().begin(), a.strings().end());
+        break;
+      case onnx::AttributeProto::TENSOR: {
+        attr.kind = Attribute::Kind::kTensor;
+        auto t = TensorFromProto(a.t(), options_.base_dir);
+        if (!t.ok()) return t.status().WithContext(out->Label() + " attribute '" + a.name() + "'");
+        attr.t = std::move(t).value();
+        break;
+      }
+      case onnx::AttributeProto::GRAPH: {
+        attr.kind = Attribute::Kind::kGraph;
+        auto g = ConvertGraph(a.g(), opsets, visible, depth + 1);
+        if (!g.ok()) return g.status().WithContext(out->Label() + " subgraph '" + a.name() + "'");
+        attr.g = std::make_shared<Graph>(std::move(g).value());
+        break;
+      }
+      case onnx::AttributeProto::UNDEFINED:
+        return Status::CorruptModel(out->Label() + " attribute '" + a.name() + "' has no type");
+      default:
+        // Sparse tensors, type protos and graph lists: no op we run needs them.
+        attr.kind = Attribute::Kind::kStrings;
+        attr.strings = {"<unsupported attribute type " + std::to_string(a.type()) + ">"};
+        if (a.type() == onnx::AttributeProto::SPARSE_TENSOR || a.type() == onnx::AttributeProto::GRAPHS ||
+            a.type() == onnx::AttributeProto::TYPE_PROTO || a.type() == onnx::AttributeProto::TYPE_PROTOS ||
+            a.type() == onnx::AttributeProto::SPARSE_TENSORS || a.type() == onnx::AttributeProto::TENSORS) {
+          return Status::Unsupported(out->Label() + " attribute '" + a.name() + "' has type " +
+                                     onnx::AttributeProto::AttributeType_Name(a.type()));
+        }
+        return Status::CorruptModel(out->Label() + " attribute '" + a.name() + "' has invalid type " +
+                                    std::to_string(a.type()));
+    }
+    out->attrs[a.name()] = std::move(attr);
+  }
+  return Status::Ok();
+}
+
+Result<Graph> Importer::ConvertGraph(const onnx::GraphProto& g, const std::map<std::string, int>& opsets,
+                                     const std::unordered_set<std::string>& outer_names, int depth) {
+  if (depth > 32) return Status::CorruptModel("subgraphs nested more than 32 deep");
+  Graph graph;
+  graph.name = g.name();
+  graph.opsets = opsets;
+  std::unordered_set<std::string> visible = outer_names;
+
+  for (const auto& init : g.initializer()) {
+    auto t = TensorFromProto(init, options_.base_dir);
+    if (!t.ok()) return t.status().WithContext("initializer '" + init.name() + "'");
+    if (init.name().empty()) return Status::CorruptModel("an initializer has no name");
+    graph.initializers[init.name()] = std::move(t).value();
+    visible.insert(init.name());
+  }
+  for (const auto& in : g.input()) {
+    if (graph.initializers.count(in.name())) continue;  // IR < 4 lists initializers as inputs
+    TRY_ASSIGN(ValueInfo v, ConvertValueInfo(in, "graph input"));
+    if (v.name.empty()) return Status::CorruptModel("a graph input has no name");
+    graph.inputs.push_back(std::move(v));
+    visible.insert(in.name());
+  }
+  for (const auto& out : g.output()) {
+    TRY_ASSIGN(ValueInfo v, ConvertValueInfo(out, "graph output"));
+    graph.outputs.push_back(std::move(v));
+  }
+  for (const auto& vi : g.value_info()) {
+    auto v = ConvertValueInfo(vi, "value");
+    if (v.ok() && v->dtype != DType::kUndefined) graph.value_info[vi.name()] = std::move(v).value();
+  }
+
+  // Nodes: every input must be produced somewhere (graph, initializer, outer scope); every
+  // output name is produced once.
+  std::unordered_set<std::string> produced;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const auto& o : g.node(i).output())
+      if (!o.empty() && !produced.insert(o).second) {
+        return Status::CorruptModel("value '" + o + "' is produced by more than one node");
+      }
+  for (const auto& p : produced) visible.insert(p);
+  graph.nodes.resize(static_cast<size_t>(g.node_size()));
+  for (int i = 0; i < g.node_size(); ++i) {
+    Node& node = graph.nodes[static_cast<size_t>(i)];
+    TRY_STATUS(ConvertNode(g.node(i), static_cast<size_t>(i), opsets, visible, depth, &node));
+    for (const auto& in : node.inputs) {
+      if (!in.empty() && !visible.count(in)) {
+        return Status::CorruptModel(node.Label() + " reads '" + in + "', which no node, input or initializer defines");
+      }
+    }
+  }
+  for (const auto& o : graph.outputs) {
+    if (!visible.count(o.name)) return Status::CorruptModel("graph output '" + o.name + "' is never produced");
+  }
+  TRY_STATUS(graph.TopologicalSort());
+  return graph;
+}
+
+Result<Graph> Importer::Import(onnx::ModelProto& model) {
+  if (!model.has_graph()) return Status::CorruptModel("model has no graph");
+  if (model.ir_version() < 3 || model.ir_version() > kMaxIrVersion) {
+    return Status::Unsupported("IR version " + std::to_string(model.ir_version()) +
+                               " is not supported (supported: 3 to " + std::to_string(kMaxIrVersion) + ")");
+  }
+  std::map<std::string, int> opsets;
+  for (const auto& o : model.opset_import()) {
+    const std::string d = o.domain() == "ai.onnx" ? "" : o.domain();
+    if (d.empty() && (o.version() < 1 || o.version() > kMaxOpset)) {
+      return Status::Unsupported("ai.onnx opset " + std::to_string(o.version()) +
+                                 " is not supported (supported: up to " + std::to_string(kMaxOpset) + ")");
+    }
+    if (o.version() > std::numeric_limits<int>::max() || o.version() < 0) {
+      return Status::CorruptModel("opset version " + std::to_string(o.version()) + " is invalid");
+    }
+    opsets[d] = static_cast<int>(o.version());
+  }
+  if (!opsets.count("")) opsets[""] = 1;  // ONNX: a model without an ai.onnx import is opset 1
+
+  if (options_.infer_shapes) {
+    // Types of intermediate values help backends decide support before running. Shape
+    // inference knows opsets up to 17 here; a failure only means fewer known types.
+    try {
+      onnx::shape_inference::InferShapes(model);
+    } catch (const std::exception&) {
+    }
+  }
+  return ConvertGraph(model.graph(), opsets, {}, 0);
+}
+
+}  // namespace
+
+Result<Graph> ImportOnnxModel(const void* data, size_t size, const ImportOptions& options) {
+  if (size == 0) return Status::CorruptModel("model is empty (0 bytes)");
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    return Status::Unsupported("model larger than 2 GiB must keep its weights as external data");
+  }
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(data, static_cast<int>(size))) {
+    return Status::CorruptModel("not a valid ONNX protobuf (" + std::to_string(size) +
+                                " bytes): truncated or corrupt file");
+  }
+  Importer importer(options);
+  try {
+    return importer.Import(model);
+  } catch (const std::bad_alloc&) {
+    return Status::CorruptModel("model needs more memory than is available to load");
+  } catch (const std::exception& e) {
+    return Status::CorruptModel(std::string("model is invalid: ") + e.what());
+  }
+}
+
+Result<Graph> ImportOnnxFile(const std::string& path) {
+  TRY_ASSIGN(auto file, Buffer::MapFile(path));
+  ImportOptions options;
+  options.base_dir = std::filesystem::path(path).parent_path().string();
+  if (options.base_dir.empty()) options.base_dir = ".";
+  auto g = ImportOnnxModel(file->data(), file->size(), options);
+  if (!g.ok()) return g.status().WithContext("'" + path + "'");
+  return g;
+}
+
+}  // namespace trinity
+
+namespace trinity {
+
+Result<Tensor> LoadTensorProtoFile(const std::string& path, std::string* name) {
+  TRY_ASSIGN(auto file, Buffer::MapFile(path));
+  onnx::TensorProto p;
+  if (file->size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !p.ParseFromArray(file->data(), static_cast<int>(file->size()))) {
+    return Status::InvalidArgument("'" + path + "' is not a valid ONNX TensorProto");
+  }
+  if (name) *name = p.name();
+  auto t = ImportTensorProto(p, "");
+  if (!t.ok()) return t.status().WithContext("'" + path + "'");
+  return t;
+}
+
+}  // namespace trinity
