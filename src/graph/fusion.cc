@@ -1,0 +1,146 @@
+#include <cmath>
+#include <unordered_map>
+
+#include "graph/passes.h"
+
+namespace trinity {
+namespace {
+
+// Consumers of each value, and whether it is a graph output (then it cannot be fused away).
+struct UseCounts {
+  std::unordered_map<std::string, int> count;
+  explicit UseCounts(const Graph& g) {
+    for (const auto& n : g.nodes) {
+      for (const auto& in : n.inputs) ++count[in];
+      for (const auto& [_, a] : n.attrs)
+        if (a.g)
+          for (const auto& f : a.g->FreeValues()) ++count[f];
+    }
+    for (const auto& o : g.outputs) count[o.name] += 1000;
+  }
+  int operator[](const std::string& v) const {
+    auto it = count.find(v);
+    return it == count.end() ? 0 : it->second;
+  }
+};
+
+const Tensor* ConstF32(const Graph& g, const std::string& name) {
+  if (name.empty()) return nullptr;
+  auto it = g.initializers.find(name);
+  if (it == g.initializers.end() || it->second.dtype() != DType::kF32) return nullptr;
+  for (const auto& in : g.inputs)
+    if (in.name == name) return nullptr;  // overridable by the caller
+  return &it->second;
+}
+
+std::string FreshName(const Graph& g, const std::string& base) {
+  std::string name = base;
+  for (int i = 0; g.initializers.count(name); ++i) name = base + "_" + std::to_string(i);
+  return name;
+}
+
+}  // namespace
+
+int FuseConvBatchNorm(Graph& graph) {
+  UseCounts uses(graph);
+  std::unordered_map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
+
+  int fused = 0;
+  std::vector<bool> dead(graph.nodes.size(), false);
+  for (size_t bi = 0; bi < graph.nodes.size(); ++bi) {
+    Node& bn = graph.nodes[bi];
+    if (bn.op_type != "BatchNormalization" || !bn.domain.empty() || bn.inputs.size() != 5) continue;
+    if (bn.attr_int("training_mode", 0) != 0 || bn.outputs.size() > 1) continue;
+    auto p = producer.find(bn.inputs[0]);
+    if (p == producer.end()) continue;
+    Node& conv = graph.nodes[p->second];
+    if (conv.op_type != "Conv" || !conv.domain.empty() || uses[conv.outputs[0]] != 1) continue;
+    const Tensor* w = ConstF32(graph, conv.inputs.size() > 1 ? conv.inputs[1] : "");
+    const Tensor* b = conv.inputs.size() > 2 ? ConstF32(graph, conv.inputs[2]) : nullptr;
+    if (!w || (conv.inputs.size() > 2 && !conv.inputs[2].empty() && !b)) continue;
+    const Tensor* scale = ConstF32(graph, bn.inputs[1]);
+    const Tensor* shift = ConstF32(graph, bn.inputs[2]);
+    const Tensor* mean = ConstF32(graph, bn.inputs[3]);
+    const Tensor* var = ConstF32(graph, bn.inputs[4]);
+    if (!scale || !shift || !mean || !var || w->rank() < 3) continue;
+    const int64_t oc = w->dim(0);
+    if (scale->numel() != oc || shift->numel() != oc || mean->numel() != oc || var->numel() != oc ||
+        (b && b->numel() != oc)) {
+      continue;
+    }
+    const float eps = bn.attr_float("epsilon", 1e-5f);
+    // y = (conv(x) + b - mean) * scale / sqrt(var + eps) + shift
+    //   = conv_{w * k}(x) + (b - mean) * k + shift,  k = scale / sqrt(var + eps)
+    Tensor nw = w->Clone();
+    Tensor nb = Tensor::Empty(DType::kF32, {oc});
+    const int64_t per_oc = w->numel() / oc;
+    for (int64_t c = 0; c < oc; ++c) {
+      const float k = scale->data<float>()[c] / std::sqrt(var->data<float>()[c] + eps);
+      float* wc = nw.data<float>() + c * per_oc;
+      for (int64_t j = 0; j < per_oc; ++j) wc[j] *= k;
+      const float bias = b ? b->data<float>()[c] : 0.f;
+      nb.data<float>()[c] = (bias - mean->data<float>()[c]) * k + shift->data<float>()[c];
+    }
+    const std::string wn = FreshName(graph, conv.inputs[1] + "_bnfused");
+    graph.initializers[wn] = nw;
+    const std::string bname = FreshName(graph, conv.name + "_bias_bnfused");
+    graph.initializers[bname] = nb;
+    conv.inputs.resize(3);
+    conv.inputs[1] = wn;
+    conv.inputs[2] = bname;
+    conv.outputs[0] = bn.outputs[0];
+    dead[bi] = true;
+    ++fused;
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
+  graph.nodes = std::move(kept);
+  return fused;
+}
+
+int FuseMatMulAdd(Graph& graph) {
+  UseCounts uses(graph);
+  std::unordered_map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
+  int fused = 0;
+  std::vector<bool> dead(graph.nodes.size(), false);
+  for (size_t ai = 0; ai < graph.nodes.size(); ++ai) {
+    Node& add = graph.nodes[ai];
+    if (add.op_type != "Add" || !add.domain.empty() || add.inputs.size() != 2) continue;
+    for (int side = 0; side < 2; ++side) {
+      auto p = producer.find(add.inputs[static_cast<size_t>(side)]);
+      if (p == producer.end() || dead[p->second]) continue;
+      Node& mm = graph.nodes[p->second];
+      if (mm.op_type != "MatMul" || !mm.domain.empty() || uses[mm.outputs[0]] != 1) continue;
+      const Tensor* w = ConstF32(graph, mm.inputs[1]);
+      const Tensor* bias = ConstF32(graph, add.inputs[static_cast<size_t>(1 - side)]);
+      auto a_info = graph.FindValue(mm.inputs[0]);
+      // Gemm needs a 2-D A; its rank must be known from the model's type information.
+      if (!w || !bias || w->rank() != 2 || !a_info || !a_info->shape.rank_known ||
+          a_info->shape.rank() != 2 || a_info->dtype != DType::kF32) {
+        continue;
+      }
+      if (!(bias->rank() == 1 && bias->dim(0) == w->dim(1)) &&
+          !(bias->rank() == 2 && bias->dim(0) == 1 && bias->dim(1) == w->dim(1))) {
+        continue;
+      }
+      mm.op_type = "Gemm";
+      mm.inputs = {mm.inputs[0], mm.inputs[1], add.inputs[static_cast<size_t>(1 - side)]};
+      mm.outputs = add.outputs;
+      dead[ai] = true;
+      ++fused;
+      break;
+    }
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
+  graph.nodes = std::move(kept);
+  return fused;
+}
+
+}  // namespace trinity

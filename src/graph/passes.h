@@ -1,0 +1,33 @@
+// Graph optimisation passes. Each keeps the graph's observable outputs identical (within
+// floating-point reassociation) and reports how much it changed.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace trinity {
+
+// Evaluates one node on constant inputs (the session hands in the CPU kernels).
+using NodeEvaluator =
+    std::function<Result<std::vector<Tensor>>(const Node&, const std::vector<const Tensor*>&)>;
+
+// Turns Constant nodes into initializers and evaluates every node whose inputs are all
+// constant, replacing it by its outputs. Nodes with subgraphs and random ops are left alone,
+// and so are results larger than `max_bytes` (folding would bloat memory, not save time).
+// Returns the number of nodes removed.
+Result<int> FoldConstants(Graph& graph, const NodeEvaluator& eval, size_t max_bytes = 64u << 20);
+
+// Conv followed by BatchNormalization (inference) becomes one Conv with scaled weights and a
+// bias. Returns the number of fusions.
+int FuseConvBatchNorm(Graph& graph);
+
+// MatMul of a 2-D input by a constant 2-D matrix followed by Add of a constant 1-D bias becomes
+// one Gemm. Returns the number of fusions.
+int FuseMatMulAdd(Graph& graph);
+
+// Removes nodes whose outputs nobody reads. Returns the number removed.
+int RemoveDeadNodes(Graph& graph);
+
+}  // namespace trinity

@@ -1,0 +1,30 @@
+// Shared pieces of the trinity command-line tool. Every subcommand is built on the public API
+// in include/trinity only.
+#pragma once
+
+#include <string>
+
+#include "trinity/trinity.h"
+
+namespace trinity::cli {
+
+// Exit codes of the tool (a contract tests and scripts rely on).
+constexpr int kExitOk = 0;
+constexpr int kExitRuntimeFailure = 1;
+constexpr int kExitBadInput = 2;
+
+// Prints "error: <message>" to stderr and returns the exit code the status deserves:
+// bad input (missing/corrupt files, unknown names, wrong shapes) -> 2, everything else -> 1.
+int ReportError(const Status& status);
+
+// Replaces every character outside [A-Za-z0-9_.-] with '_' (output file names).
+std::string SanitizeFileName(const std::string& name);
+
+// Where the fetched real models live: $TRINITY_MODELS_DIR, else $TRINITY_CACHE_DIR/models,
+// else ~/.cache/trinity/models.
+std::string ModelsDir();
+
+// One-line summary of a tensor's values: "f32[1,2] min -0.5 max 1.2 mean 0.3".
+std::string SummarizeTensor(const Tensor& t);
+
+}  // namespace trinity::cli
