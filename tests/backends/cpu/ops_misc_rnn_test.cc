@@ -257,3 +257,33 @@ TEST(Lstm, F64MatchesF32) {
 
 }  // namespace
 }  // namespace trinity::testing
+
+namespace trinity::testing {
+namespace {
+
+TEST(Rnn, ThreadedMatchesSingleThreaded) {
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  auto rand = [&](size_t n) {
+    std::vector<float> v(n);
+    for (auto& e : v) e = d(rng);
+    return v;
+  };
+  const int seq = 5, batch = 16, in = 8, h = 12;
+  Tensor x = F32({seq, batch, in}, rand(seq * batch * in));
+  Tensor w = F32({2, 3 * h, in}, rand(2 * 3 * h * in));
+  Tensor r = F32({2, 3 * h, h}, rand(2 * 3 * h * h));
+  std::vector<int32_t> lens(batch);
+  for (int b = 0; b < batch; ++b) lens[b] = 1 + b % seq;
+  Tensor sl = Tensor::FromVector(DType::kI32, {batch}, lens);
+  std::map<std::string, Attribute> attrs = {{"hidden_size", IntAttr(h)},
+                                            {"direction", StringAttr("bidirectional")}};
+  auto one = RunKernel("GRU", attrs, {&x, &w, &r, nullptr, &sl}, 2, 14, 1);
+  auto four = RunKernel("GRU", attrs, {&x, &w, &r, nullptr, &sl}, 2, 14, 4);
+  ASSERT_TRUE(one.ok() && four.ok());
+  EXPECT_EQ(ToVector<float>((*one)[0]), ToVector<float>((*four)[0]));
+  EXPECT_EQ(ToVector<float>((*one)[1]), ToVector<float>((*four)[1]));
+}
+
+}  // namespace
+}  // namespace trinity::testing
