@@ -240,6 +240,37 @@ ReducePlan MakePlan(const std::vector<int64_t>& shape, const std::vector<bool>& 
   return p;
 }
 
+// Case A: accumulates elements [b, e) of group g's reduced elements (table entry f / run,
+// position f % run) and returns the merged accumulator.
+template <class T, class Op>
+acc_t<T> PartialRun(const ReducePlan& p, const T* x, int64_t g, int64_t b, int64_t e, acc_t<T> m) {
+  using C = acc_t<T>;
+  // Eight independent partial accumulators let the compiler vectorise the contiguous run. They
+  // are folded into `total` every ~4096 elements: blocked summation keeps float sums accurate.
+  C lanes[8];
+  for (C& l : lanes) l = Op::Init();
+  C total = Op::Init();
+  int64_t since_fold = 0;
+  for (int64_t f = b; f < e;) {
+    const int64_t j0 = f % p.run;
+    const int64_t n = std::min<int64_t>({p.run - j0, e - f, 4096});
+    const T* s = x + p.base[g] + p.red_offsets[f / p.run] + j0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+      for (int l = 0; l < 8; ++l) lanes[l] = Op::Step(lanes[l], to_compute(s[j + l]), m);
+    }
+    for (; j < n; ++j) lanes[0] = Op::Step(lanes[0], to_compute(s[j]), m);
+    f += n;
+    since_fold += n;
+    if (since_fold >= 4096) {
+      for (C& l : lanes) total = Op::Merge(total, l), l = Op::Init();
+      since_fold = 0;
+    }
+  }
+  for (C& l : lanes) total = Op::Merge(total, l);
+  return total;
+}
+
 // out[g*inner + k] = Fin(reduce over the plan's positions); aux may be null.
 template <class T, class Op>
 void RunPlan(const ReducePlan& p, const T* x, T* out, const acc_t<T>* aux, ThreadPool& pool) {
@@ -248,23 +279,29 @@ void RunPlan(const ReducePlan& p, const T* x, T* out, const acc_t<T>* aux, Threa
   const int64_t work = std::max<int64_t>(1, p.count * p.inner);
   const int64_t grain = std::max<int64_t>(1, 32768 / work);
   if (p.inner == 1) {
+    const int64_t flat = static_cast<int64_t>(p.red_offsets.size()) * p.run;
+    // Few outputs over many elements (e.g. reduce-all): split each output's elements across
+    // threads and merge the partial accumulators.
+    if (groups < pool.num_threads() && flat >= (int64_t{1} << 16)) {
+      const int64_t chunks = std::min<int64_t>(flat / 8192, pool.num_threads() * 4);
+      std::vector<C> parts(static_cast<size_t>(chunks));
+      for (int64_t g = 0; g < groups; ++g) {
+        const C m = aux ? aux[g] : C(0);
+        pool.ParallelFor(chunks, 1, [&](int64_t b, int64_t e) {
+          for (int64_t c = b; c < e; ++c) {
+            parts[c] = PartialRun<T, Op>(p, x, g, flat * c / chunks, flat * (c + 1) / chunks, m);
+          }
+        });
+        C a = parts[0];
+        for (int64_t c = 1; c < chunks; ++c) a = Op::Merge(a, parts[c]);
+        out[g] = from_compute<T>(Op::Fin(a, p.count, m));
+      }
+      return;
+    }
     pool.ParallelFor(groups, grain, [&](int64_t b, int64_t e) {
       for (int64_t g = b; g < e; ++g) {
         const C m = aux ? aux[g] : C(0);
-        // Eight independent partial accumulators let the compiler vectorise the contiguous run.
-        C lanes[8];
-        for (C& l : lanes) l = Op::Init();
-        for (int64_t r : p.red_offsets) {
-          const T* s = x + p.base[g] + r;
-          int64_t j = 0;
-          for (; j + 8 <= p.run; j += 8) {
-            for (int l = 0; l < 8; ++l) lanes[l] = Op::Step(lanes[l], to_compute(s[j + l]), m);
-          }
-          for (; j < p.run; ++j) lanes[0] = Op::Step(lanes[0], to_compute(s[j]), m);
-        }
-        C a = lanes[0];
-        for (int l = 1; l < 8; ++l) a = Op::Merge(a, lanes[l]);
-        out[g] = from_compute<T>(Op::Fin(a, p.count, m));
+        out[g] = from_compute<T>(Op::Fin(PartialRun<T, Op>(p, x, g, 0, flat, m), p.count, m));
       }
     });
     return;

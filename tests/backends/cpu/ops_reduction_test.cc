@@ -134,6 +134,21 @@ TEST(ReduceTest, ParallelMatchesSerial) {
   ExpectNear(ToVector<float>((*four)[0]), ToVector<float>((*one)[0]));
 }
 
+TEST(ReduceTest, ReduceAllSplitsAcrossThreads) {
+  std::vector<float> v(200003, 1.f);
+  v[123457] = 5.f;
+  Tensor x = F32({200003}, v);
+  for (int threads : {1, 4}) {
+    auto s = RunKernel("ReduceSum", {{"keepdims", IntAttr(0)}}, {&x}, 1, 11, threads);
+    ASSERT_TRUE(s.ok());
+    ExpectNear(ToVector<float>((*s)[0]), {200007.f});
+    auto m = RunKernel("ReduceMax", {}, {&x}, 1, 11, threads);
+    ExpectNear(ToVector<float>((*m)[0]), {5.f});
+    auto lse = RunKernel("ReduceLogSumExp", {}, {&x}, 1, 11, threads);
+    ExpectNear(ToVector<float>((*lse)[0]), {5.f + std::log(200002 * std::exp(-4.f) + 1.f)}, 1e-4f);
+  }
+}
+
 TEST(ReduceTest, AxisOutOfRangeIsAnError) {
   Tensor x = F32({2, 3}, Iota(6));
   auto r = RunKernel("ReduceMax", {{"axes", IntsAttr({2})}}, {&x}, 1, 13);
