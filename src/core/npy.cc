@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "import/onnx/onnx_importer.h"
 
@@ -54,7 +55,11 @@ Result<Tensor> ReadNpy(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return Status::NotFound("cannot open '" + path + "'");
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  const std::string what = "'" + path + "'";
+  return ParseNpy(bytes.data(), bytes.size(), "'" + path + "'");
+}
+
+Result<Tensor> ParseNpy(const void* data, size_t size, const std::string& what) {
+  const std::string_view bytes(static_cast<const char*>(data), size);
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) {
     return Status::InvalidArgument(what + " is not a .npy file (bad magic)");
   }
@@ -72,7 +77,7 @@ Result<Tensor> ReadNpy(const std::string& path) {
     return Status::InvalidArgument(what + " has unsupported .npy version " + std::to_string(major));
   }
   if (header_start + header_len > bytes.size()) return Status::InvalidArgument(what + " is truncated (header)");
-  const std::string header = bytes.substr(header_start, header_len);
+  const std::string header(bytes.substr(header_start, header_len));
   std::string descr, fortran, shape_text;
   if (!FindValue(header, "descr", &descr) || !FindValue(header, "fortran_order", &fortran) ||
       !FindValue(header, "shape", &shape_text)) {

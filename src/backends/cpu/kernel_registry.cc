@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 
 #include "backends/cpu/kernel.h"
 
@@ -85,7 +86,9 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape) {
   int64_t acc = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     s[i] = acc;
-    acc *= shape[i];
+    // An empty tensor may have other dims whose product overflows ([0, 2^40, 2^40]); its
+    // strides are never used to address memory, so saturate instead of overflowing.
+    if (__builtin_mul_overflow(acc, shape[i], &acc)) acc = std::numeric_limits<int64_t>::max();
   }
   return s;
 }

@@ -494,7 +494,11 @@ Status RangeKernel(KernelContext& ctx) {
         }
       } else {  // int64 math: i * delta can leave T's range before the sum comes back into it
         for (int64_t i = 0; i < n; ++i) {
-          o[i] = static_cast<T>(static_cast<int64_t>(start) + i * static_cast<int64_t>(delta));
+          // In uint64 so it wraps instead of overflowing: start + i * delta always lands back
+          // in T's range, but i * delta alone can exceed int64 (start=INT64_MIN, delta=2^62).
+          o[i] = static_cast<T>(static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(start)) +
+                                                     static_cast<uint64_t>(i) *
+                                                         static_cast<uint64_t>(static_cast<int64_t>(delta))));
         }
       }
       ctx.set_output(0, std::move(out));

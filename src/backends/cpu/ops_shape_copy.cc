@@ -1,6 +1,7 @@
 // Tensor-manipulation ops, part 2: ops that copy strided views (Transpose, Slice, Expand, Tile,
 // DepthToSpace, SpaceToDepth) or blocks (Concat, Split, Pad). All work on element bytes.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "backends/cpu/kernel.h"
@@ -232,17 +233,20 @@ Status SliceKernel(KernelContext& ctx) {
     if (s < 0) s += d;
     if (e < 0) e += d;
     int64_t len;
+    // Written so that no step (up to INT64_MAX / INT64_MIN) overflows: 1 + (span - 1) / |step|.
     if (step > 0) {
       s = std::clamp(s, int64_t{0}, d);
       e = std::clamp(e, int64_t{0}, d);
-      len = e > s ? (e - s + step - 1) / step : 0;
+      len = e > s ? 1 + (e - s - 1) / step : 0;
     } else {
       s = std::clamp(s, int64_t{0}, d - 1);
       e = std::clamp(e, int64_t{-1}, d - 1);
-      len = s > e ? (s - e + (-step) - 1) / (-step) : 0;
+      const int64_t mag = step == std::numeric_limits<int64_t>::min() ? std::numeric_limits<int64_t>::max() : -step;
+      len = s > e ? 1 + (s - e - 1) / mag : 0;
     }
     shape[ax] = len;
-    strides[ax] = in_strides[ax] * step;
+    // With len > 1, |step| < d, so the product fits; otherwise the stride is never used.
+    strides[ax] = len > 1 ? in_strides[ax] * step : 0;
     if (len > 0) offset += s * in_strides[ax];
   }
   TRY_ASSIGN(Tensor out, NewTensor(ctx, x.dtype(), shape));
@@ -282,7 +286,9 @@ Status TileKernel(KernelContext& ctx) {
   std::vector<int64_t> out_shape, view_shape, view_strides;
   for (size_t i = 0; i < reps.size(); ++i) {
     if (reps[i] < 0) return ctx.Error("repeats " + shape_to_string(reps) + " has a negative value");
-    out_shape.push_back(reps[i] * x.dim(i));
+    int64_t out_dim = 0;
+    if (__builtin_mul_overflow(reps[i], x.dim(i), &out_dim)) return ctx.Error("output shape overflows");
+    out_shape.push_back(out_dim);
     // Output axis i is (repeat, dim) in row-major order: the repeat index does not move the source.
     view_shape.insert(view_shape.end(), {reps[i], x.dim(i)});
     view_strides.insert(view_strides.end(), {0, in_strides[i]});

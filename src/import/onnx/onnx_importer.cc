@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <limits>
 #include <unordered_set>
@@ -102,6 +103,19 @@ Result<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& ba
     if (location.find("..") != std::string::npos || std::filesystem::path(location).is_absolute()) {
       return Status::CorruptModel(what + " external data location '" + location + "' escapes the model directory");
     }
+    // A symlink inside the model directory may still point outside it; resolve and re-check.
+    {
+      std::error_code ec1, ec2;
+      const auto real = std::filesystem::weakly_canonical(path, ec1);
+      const auto real_base = std::filesystem::weakly_canonical(base_dir, ec2);
+      if (!ec1 && !ec2) {
+        auto [b, p_it] = std::mismatch(real_base.begin(), real_base.end(), real.begin(), real.end());
+        if (b != real_base.end() && !b->empty()) {
+          return Status::CorruptModel(what + " external data location '" + location +
+                                      "' escapes the model directory (resolves to '" + real.string() + "')");
+        }
+      }
+    }
     TRY_ASSIGN(auto file, Buffer::MapFile(path.string()));
     if (length < 0) length = static_cast<int64_t>(nbytes);
     if (offset < 0 || static_cast<size_t>(length) != nbytes ||
@@ -113,44 +127,49 @@ Result<Tensor> TensorFromProto(const onnx::TensorProto& p, const std::string& ba
     return Tensor(dt, shape, Buffer::Slice(file, static_cast<size_t>(offset), nbytes));
   }
 
-  TRY_ASSIGN(Tensor t, Tensor::Create(dt, shape));
+  // Check that the bytes are really there before allocating: a few forged header bytes must
+  // not make us allocate (and zero) up to kMaxTensorBytes only to find the data missing.
+  const std::string described = std::string(dtype_name(dt)) + shape_to_string(shape);
   if (p.has_raw_data()) {
     if (p.raw_data().size() != nbytes) {
       return Status::CorruptModel(what + " has " + std::to_string(p.raw_data().size()) +
                                   " bytes of raw data, expected " + std::to_string(nbytes) +
-                                  " for " + t.Describe());
+                                  " for " + described);
     }
+    TRY_ASSIGN(Tensor t, Tensor::Create(dt, shape));
     if (nbytes) std::memcpy(t.raw_data(), p.raw_data().data(), nbytes);
     return t;
   }
-  auto check = [&](int have) -> Status {
-    if (have != n) {
-      return Status::CorruptModel(what + " has " + std::to_string(have) + " values, expected " +
-                                  std::to_string(n) + " for " + t.Describe());
-    }
-    return Status::Ok();
-  };
+  int have = 0;
+  switch (dt) {
+    case DType::kF32: have = p.float_data_size(); break;
+    case DType::kF64: have = p.double_data_size(); break;
+    case DType::kI64: have = p.int64_data_size(); break;
+    case DType::kU32:
+    case DType::kU64: have = p.uint64_data_size(); break;
+    default: have = p.int32_data_size(); break;  // i32 and every type narrower than 32 bits
+  }
+  if (have != n) {
+    return Status::CorruptModel(what + " has " + std::to_string(have) + " values, expected " +
+                                std::to_string(n) + " for " + described);
+  }
+  TRY_ASSIGN(Tensor t, Tensor::Create(dt, shape));
   switch (dt) {
     case DType::kF32:
-      TRY_STATUS(check(p.float_data_size()));
       CopyConverted(p.float_data(), t.data<float>(), n);
       break;
     case DType::kF64:
-      TRY_STATUS(check(p.double_data_size()));
       CopyConverted(p.double_data(), t.data<double>(), n);
       break;
     case DType::kI64:
-      TRY_STATUS(check(p.int64_data_size()));
       CopyConverted(p.int64_data(), t.data<int64_t>(), n);
       break;
     case DType::kU32:
     case DType::kU64:
-      TRY_STATUS(check(p.uint64_data_size()));
       if (dt == DType::kU32) CopyConverted(p.uint64_data(), t.data<uint32_t>(), n);
       else CopyConverted(p.uint64_data(), t.data<uint64_t>(), n);
       break;
     default:  // int32_data carries i32 and every type narrower than 32 bits
-      TRY_STATUS(check(p.int32_data_size()));
       visit_dtype(dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>) {
@@ -203,6 +222,16 @@ Result<ValueInfo> Importer::ConvertValueInfo(const onnx::ValueInfoProto& v, cons
       } else {
         info.shape.dims.push_back(Dim::Unknown());
       }
+    }
+    // Known dims whose product overflows (or exceeds the tensor cap) can never be fed; say so
+    // at load time rather than letting callers compute sizes from them.
+    std::vector<int64_t> known;
+    for (const auto& d : info.shape.dims)
+      if (d.known()) known.push_back(d.value);
+    const int64_t n = shape_numel(known);
+    if (n < 0 || n > kMaxTensorBytes / static_cast<int64_t>(dtype_size(info.dtype))) {
+      return Status::CorruptModel(std::string(what) + " '" + v.name() + "' has absurdly large dims " +
+                                  info.shape.ToString());
     }
   }
   return info;
@@ -371,7 +400,8 @@ Result<Graph> ImportOnnxModel(const void* data, size_t size, const ImportOptions
   onnx::ModelProto model;
   if (!model.ParseFromArray(data, static_cast<int>(size))) {
     return Status::CorruptModel("not a valid ONNX protobuf (" + std::to_string(size) +
-                                " bytes): truncated or corrupt file");
+                                " bytes): truncated or corrupt file, or messages (subgraphs) nested "
+                                "more than protobuf's recursion limit of 100");
   }
   Importer importer(options);
   try {
@@ -397,17 +427,22 @@ Result<Graph> ImportOnnxFile(const std::string& path) {
 
 namespace trinity {
 
-Result<Tensor> LoadTensorProtoFile(const std::string& path, std::string* name) {
-  TRY_ASSIGN(auto file, Buffer::MapFile(path));
+Result<Tensor> ParseTensorProto(const void* data, size_t size, const std::string& what,
+                                std::string* name) {
   onnx::TensorProto p;
-  if (file->size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
-      !p.ParseFromArray(file->data(), static_cast<int>(file->size()))) {
-    return Status::InvalidArgument("'" + path + "' is not a valid ONNX TensorProto");
+  if (size > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !p.ParseFromArray(data, static_cast<int>(size))) {
+    return Status::InvalidArgument(what + " is not a valid ONNX TensorProto");
   }
   if (name) *name = p.name();
   auto t = ImportTensorProto(p, "");
-  if (!t.ok()) return t.status().WithContext("'" + path + "'");
+  if (!t.ok()) return t.status().WithContext(what);
   return t;
+}
+
+Result<Tensor> LoadTensorProtoFile(const std::string& path, std::string* name) {
+  TRY_ASSIGN(auto file, Buffer::MapFile(path));
+  return ParseTensorProto(file->data(), file->size(), "'" + path + "'", name);
 }
 
 }  // namespace trinity

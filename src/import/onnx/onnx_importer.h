@@ -29,5 +29,8 @@ namespace trinity {
 // Reads a serialized ONNX TensorProto (the .pb files of ONNX test data). `name` receives the
 // tensor's name when non-null.
 Result<Tensor> LoadTensorProtoFile(const std::string& path, std::string* name = nullptr);
+// Same, from bytes in memory; `what` names the source in error messages.
+Result<Tensor> ParseTensorProto(const void* data, size_t size, const std::string& what,
+                                std::string* name = nullptr);
 
 }  // namespace trinity
