@@ -6,10 +6,14 @@ namespace trinity {
 namespace {
 
 SupportQuery MakeQuery(const Node& node, const Graph& graph) {
-  SupportQuery q{node, graph.opset(node.domain), {}, {}};
+  SupportQuery q{node, graph.opset(node.domain), {}, {}, {}};
   for (const auto& in : node.inputs) {
     auto v = in.empty() ? std::nullopt : graph.FindValue(in);
     q.input_types.push_back(v ? v->dtype : DType::kUndefined);
+    auto init = in.empty() ? graph.initializers.end() : graph.initializers.find(in);
+    bool overridden = false;
+    for (const auto& gi : graph.inputs) overridden |= gi.name == in;
+    q.constant_inputs.push_back(init != graph.initializers.end() && !overridden ? &init->second : nullptr);
   }
   for (const auto& out : node.outputs) {
     auto v = out.empty() ? std::nullopt : graph.FindValue(out);

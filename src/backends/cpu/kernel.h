@@ -25,6 +25,10 @@ struct SupportQuery {
   int opset;
   std::vector<DType> input_types;
   std::vector<DType> output_types;
+  // The value of each input that is a constant of the model (an initializer), else nullptr.
+  // Lets a backend accept, say, a Dropout whose training_mode is a constant false.
+  std::vector<const Tensor*> constant_inputs;
+  const Tensor* constant_input(size_t i) const { return i < constant_inputs.size() ? constant_inputs[i] : nullptr; }
   DType input_type(size_t i) const { return i < input_types.size() ? input_types[i] : DType::kUndefined; }
   DType output_type(size_t i) const { return i < output_types.size() ? output_types[i] : DType::kUndefined; }
 };
