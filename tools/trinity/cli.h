@@ -16,6 +16,9 @@ constexpr int kExitBadInput = 2;
 // Prints "error: <message>" to stderr and returns the exit code the status deserves:
 // bad input (missing/corrupt files, unknown names, wrong shapes) -> 2, everything else -> 1.
 int ReportError(const Status& status);
+// Prints "error: <message>" and returns 1: for failures while running a model, whatever their
+// status code (a kernel rejecting a value computed at run time is not the caller's usage error).
+int ReportRuntimeError(const Status& status);
 
 // Replaces every character outside [A-Za-z0-9_.-] with '_' (output file names).
 std::string SanitizeFileName(const std::string& name);

@@ -18,6 +18,11 @@ int ReportError(const Status& status) {
   }
 }
 
+int ReportRuntimeError(const Status& status) {
+  std::fprintf(stderr, "error: %s\n", status.ToString().c_str());
+  return kExitRuntimeFailure;
+}
+
 std::string SanitizeFileName(const std::string& name) {
   std::string out = name;
   for (char& c : out) {

@@ -49,8 +49,18 @@ int RunModel(const RunArgs& a) {
       for (const auto& v : (*model)->inputs()) names += (names.empty() ? "" : ", ") + v.name + " " + v.Describe();
       return ReportError(Status::InvalidArgument("model has no input '" + name + "' (inputs: " + names + ")"));
     }
+    // Bad input files are the caller's to fix (exit 2), so check dtype and shape here, before
+    // running: any failure of Session::Run is then a runtime failure (exit 1).
+    const std::string what = "input '" + name + "' (expects " + info->Describe() + ")";
     auto t = ReadTensorFile(file);
-    if (!t.ok()) return ReportError(t.status().WithContext("input '" + name + "'"));
+    if (!t.ok()) {
+      ReportError(t.status().WithContext(what));
+      return kExitBadInput;  // unreadable, missing or malformed: the caller's file
+    }
+    if ((info->dtype != DType::kUndefined && t->dtype() != info->dtype) || !info->shape.Matches(t->shape())) {
+      return ReportError(Status::InvalidArgument("input '" + name + "': expected " + info->Describe() + ", got " +
+                                                 t->Describe() + " from '" + file + "'"));
+    }
     inputs[name] = std::move(t).value();
   }
   for (const auto& v : (*model)->inputs()) {
@@ -74,17 +84,18 @@ int RunModel(const RunArgs& a) {
   };
   double first_ms = 0;
   auto outputs = run_once(&first_ms);
-  if (!outputs.ok()) return ReportError(outputs.status());
+  if (!outputs.ok()) return ReportRuntimeError(outputs.status());
 
   std::vector<double> times;
   if (a.repeat > 0) {
     for (int i = 1; i < a.warmup; ++i) {  // the first run above is the first warm-up
       double ms;
-      if (auto r = run_once(&ms); !r.ok()) return ReportError(r.status());
+      if (auto r = run_once(&ms); !r.ok()) return ReportRuntimeError(r.status());
     }
-    for (int i = 0; i < a.repeat; ++i) {
+    if (a.warmup == 0) times.push_back(first_ms);  // no warm-up asked for: the first run counts
+    while (static_cast<int>(times.size()) < a.repeat) {
       double ms;
-      if (auto r = run_once(&ms); !r.ok()) return ReportError(r.status());
+      if (auto r = run_once(&ms); !r.ok()) return ReportRuntimeError(r.status());
       times.push_back(ms);
     }
   } else {
@@ -113,11 +124,11 @@ int RunModel(const RunArgs& a) {
   const double med = Percentile(times, 0.5), p90 = Percentile(times, 0.9);
   if (a.repeat > 0 && !a.json) {
     std::printf("latency over %d runs after %d warm-up: min %.3f ms, median %.3f ms, p90 %.3f ms (%s, %d threads)\n",
-                a.repeat, std::max(1, a.warmup), mn, med, p90, a.device.c_str(), a.threads);
+                a.repeat, a.warmup, mn, med, p90, a.device.c_str(), a.threads);
   }
   if (a.json) {
     nlohmann::json j = {{"model", a.model}, {"device", a.device}, {"threads", a.threads},
-                        {"runs", static_cast<int>(times.size())}, {"warmup", a.repeat > 0 ? std::max(1, a.warmup) : 0},
+                        {"runs", static_cast<int>(times.size())}, {"warmup", a.repeat > 0 ? a.warmup : 0},
                         {"min_ms", mn}, {"median_ms", med}, {"p90_ms", p90}, {"outputs", j_outputs}};
     std::printf("%s\n", j.dump().c_str());
   }
