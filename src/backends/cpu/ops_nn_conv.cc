@@ -582,13 +582,15 @@ Result<DeconvShape> DeconvGeometry(const KernelContext& ctx, const Tensor& x, co
     if (!out_shape.empty() || ap == "SAME_UPPER" || ap == "SAME_LOWER") {
       const int64_t want = !out_shape.empty() ? out_shape[i] : s.in[i] * s.strides[i];
       const int64_t total = full - want;
-      // SAME_UPPER puts the extra padding at the end, as in Conv (ONNX spec formula).
+      // ONNX spec formulas with floor division (total may be negative: output_shape larger
+      // than the natural size extends the output at the end).
+      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);
       if (ap == "SAME_UPPER") {
-        s.pads_begin[i] = total / 2;
-        s.pads_end[i] = total - total / 2;
+        s.pads_begin[i] = half;
+        s.pads_end[i] = total - half;
       } else {
-        s.pads_end[i] = total / 2;
-        s.pads_begin[i] = total - total / 2;
+        s.pads_end[i] = half;
+        s.pads_begin[i] = total - half;
       }
       s.out[i] = want;
     } else {

@@ -263,51 +263,58 @@ Status MaxUnpoolKernel(KernelContext& ctx) {
     return ctx.Error("I " + ind->Describe() + " must have the shape of X " + x->Describe());
   }
   if (ind->dtype() != DType::kI64) return ctx.Error("I must be int64, got " + ind->Describe());
-  std::vector<int64_t> yshape;
+  // Indices address the default unpooled shape; an explicit output_shape (the ONNX reference
+  // behaviour) places that result in the leading corner of a larger zero tensor.
+  const std::vector<int64_t> in(x->shape().begin() + 2, x->shape().end());
+  if (!ctx.node().has_attr("kernel_shape")) return ctx.Error("kernel_shape is required");
+  const size_t r = in.size();
+  const std::vector<int64_t> k = ctx.node().attr_ints("kernel_shape");
+  std::vector<int64_t> s = ctx.node().attr_ints("strides", std::vector<int64_t>(r, 1));
+  std::vector<int64_t> pads = ctx.node().attr_ints("pads", std::vector<int64_t>(2 * r, 0));
+  if (s.empty()) s.assign(r, 1);
+  if (pads.empty()) pads.assign(2 * r, 0);
+  if (k.size() != r || s.size() != r || pads.size() != 2 * r) {
+    return ctx.Error("kernel_shape/strides/pads do not match " + std::to_string(r) +
+                     " spatial dims");
+  }
+  std::vector<int64_t> ishape = {x->dim(0), x->dim(1)};
+  for (size_t i = 0; i < r; ++i) {
+    const int64_t o = (in[i] - 1) * s[i] + k[i] - pads[i] - pads[i + r];
+    if (o < 0 || k[i] <= 0 || s[i] <= 0) {
+      return ctx.Error("invalid unpooled size in dim " + std::to_string(i));
+    }
+    ishape.push_back(o);
+  }
+  std::vector<int64_t> yshape = ishape;
   if (oshape != nullptr) {
     TRY_ASSIGN(yshape, ReadInts(ctx, *oshape, "output_shape"));
     if (yshape.size() != x->rank()) {
       return ctx.Error("output_shape " + shape_to_string(yshape) + " must have rank " +
                        std::to_string(x->rank()));
     }
-    for (int64_t d : yshape) {
-      if (d < 0)
-        return ctx.Error("output_shape " + shape_to_string(yshape) + " has a negative dim");
-    }
-  } else {
-    const std::vector<int64_t> in(x->shape().begin() + 2, x->shape().end());
-    if (!ctx.node().has_attr("kernel_shape")) return ctx.Error("kernel_shape is required");
-    const size_t r = in.size();
-    const std::vector<int64_t> k = ctx.node().attr_ints("kernel_shape");
-    std::vector<int64_t> s = ctx.node().attr_ints("strides", std::vector<int64_t>(r, 1));
-    std::vector<int64_t> pads = ctx.node().attr_ints("pads", std::vector<int64_t>(2 * r, 0));
-    if (s.empty()) s.assign(r, 1);
-    if (pads.empty()) pads.assign(2 * r, 0);
-    if (k.size() != r || s.size() != r || pads.size() != 2 * r) {
-      return ctx.Error("kernel_shape/strides/pads do not match " + std::to_string(r) +
-                       " spatial dims");
-    }
-    yshape = {x->dim(0), x->dim(1)};
-    for (size_t i = 0; i < r; ++i) {
-      const int64_t o = (in[i] - 1) * s[i] + k[i] - pads[i] - pads[i + r];
-      if (o < 0 || k[i] <= 0 || s[i] <= 0)
-        return ctx.Error("invalid unpooled size in dim " + std::to_string(i));
-      yshape.push_back(o);
+    for (size_t d = 0; d < yshape.size(); ++d) {
+      if (yshape[d] < ishape[d]) {
+        return ctx.Error("output_shape " + shape_to_string(yshape) +
+                         " is smaller than the unpooled shape " + shape_to_string(ishape));
+      }
     }
   }
-  const int64_t total = shape_numel(yshape);
-  if (total < 0) return ctx.Error("output shape overflows");
+  const int64_t total = shape_numel(ishape);
+  if (total < 0 || shape_numel(yshape) < 0) return ctx.Error("output shape overflows");
   Tensor y = Tensor::Empty(x->dtype(), yshape);  // zero-filled
   const size_t es = dtype_size(x->dtype());
   const auto* src = static_cast<const uint8_t*>(x->raw_data());
   auto* dst = static_cast<uint8_t*>(y.raw_data());
   const int64_t* ip = ind->data<int64_t>();
+  const std::vector<int64_t> ist = ContiguousStrides(ishape), yst = ContiguousStrides(yshape);
   for (int64_t i = 0; i < x->numel(); ++i) {
     if (ip[i] < 0 || ip[i] >= total) {
       return ctx.Error("indices value " + std::to_string(ip[i]) + " out of range [0, " +
                        std::to_string(total) + ")");
     }
-    std::memcpy(dst + ip[i] * es, src + i * es, es);
+    int64_t off = 0;
+    for (size_t d = 0; d < ishape.size(); ++d) off += (ip[i] / ist[d]) % ishape[d] * yst[d];
+    std::memcpy(dst + off * es, src + i * es, es);
   }
   ctx.set_output(0, std::move(y));
   return Status::Ok();

@@ -52,14 +52,17 @@ double Transform(const ResizeSpec& s, int64_t o, int64_t in, int64_t out, double
   if (s.legacy || s.coord == "asymmetric") return x / scale;
   if (s.coord == "half_pixel") return (x + 0.5) / scale - 0.5;
   if (s.coord == "pytorch_half_pixel") return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+  // As in the ONNX reference, align_corners and tf_crop_and_resize use the unrounded output
+  // length in * scale (they differ from the integer output size when scales are given).
+  const double len = static_cast<double>(in) * scale;
   if (s.coord == "align_corners") {
-    return out == 1 ? 0.0 : x * static_cast<double>(in - 1) / static_cast<double>(out - 1);
+    return len == 1 ? 0.0 : x * static_cast<double>(in - 1) / (len - 1);
   }
   if (s.coord == "tf_half_pixel_for_nn") return (x + 0.5) / scale;
   // tf_crop_and_resize
-  if (out > 1) {
+  if (len != 1) {
     return roi_start * static_cast<double>(in - 1) +
-           x * (roi_end - roi_start) * static_cast<double>(in - 1) / static_cast<double>(out - 1);
+           x * (roi_end - roi_start) * static_cast<double>(in - 1) / (len - 1);
   }
   return 0.5 * (roi_start + roi_end) * static_cast<double>(in - 1);
 }
@@ -297,19 +300,26 @@ Status RunResize(KernelContext& ctx, const ResizeSpec& spec, std::vector<double>
     for (int64_t s : sizes) {
       if (s < 0) return ctx.Error("sizes value " + std::to_string(s) + " is negative");
     }
+    double policy_scale = 1.0;
     const std::string policy = ctx.opset() >= 18
                                    ? ctx.node().attr_string("keep_aspect_ratio_policy", "stretch")
                                    : "stretch";
     if (policy == "stretch") {
       for (size_t i = 0; i < na; ++i) out[axes[i]] = sizes[i];
     } else if (policy == "not_larger" || policy == "not_smaller") {
-      double sc = policy == "not_larger" ? std::numeric_limits<double>::infinity() : 0.0;
+      double& sc = policy_scale;
+      sc = policy == "not_larger" ? std::numeric_limits<double>::infinity() : 0.0;
       for (size_t i = 0; i < na; ++i) {
+        if (x->dim(axes[i]) == 0) return ctx.Error("keep_aspect_ratio_policy on an empty dim");
         const double q = static_cast<double>(sizes[i]) / static_cast<double>(x->dim(axes[i]));
         sc = policy == "not_larger" ? std::min(sc, q) : std::max(sc, q);
       }
       for (size_t i = 0; i < na; ++i) {
-        out[axes[i]] = static_cast<int64_t>(std::round(sc * static_cast<double>(x->dim(axes[i]))));
+        const double o = std::round(sc * static_cast<double>(x->dim(axes[i])));
+        if (!(o >= 0 && o < static_cast<double>(int64_t{1} << 40))) {
+          return ctx.Error("output size out of range");
+        }
+        out[axes[i]] = static_cast<int64_t>(o);
       }
     } else {
       return ctx.Error("keep_aspect_ratio_policy '" + policy +
@@ -318,6 +328,10 @@ Status RunResize(KernelContext& ctx, const ResizeSpec& spec, std::vector<double>
     for (size_t i = 0; i < r; ++i) {
       full_scale[i] =
           x->dim(i) == 0 ? 1.0 : static_cast<double>(out[i]) / static_cast<double>(x->dim(i));
+    }
+    if (policy != "stretch") {
+      // The reference maps coordinates with the one aspect-preserving scale.
+      for (size_t i = 0; i < na; ++i) full_scale[axes[i]] = policy_scale;
     }
   } else {
     if (scales.size() != na) {
