@@ -319,7 +319,7 @@ Status SqueezeKernel(KernelContext& ctx) {
   TRY_ASSIGN(auto axes, ReadAxes(ctx));
   const int64_t r = static_cast<int64_t>(x.rank());
   std::vector<bool> drop(x.rank(), false);
-  if (!axes) {
+  if (!axes || axes->empty()) {  // an empty axes list means "all size-1 dims", as in ORT
     for (size_t i = 0; i < x.rank(); ++i) drop[i] = x.dim(i) == 1;
   } else {
     for (int64_t a : *axes) {

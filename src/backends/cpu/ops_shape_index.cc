@@ -68,13 +68,17 @@ Status GatherKernel(KernelContext& ctx) {
     U* dst = out.data<U>();
     const int64_t grain = std::max<int64_t>(1, 16384 / inner);
     ctx.pool().ParallelFor(total, grain, [&](int64_t b, int64_t e) {
+      int64_t o = b / n, j = b % n;
       for (int64_t k = b; k < e; ++k) {
-        const int64_t o = k / n, j = k % n;
         const U* s = src + (o * D + idx[j]) * inner;
         if (inner == 1)
           dst[k] = *s;
         else
           std::memcpy(dst + k * inner, s, static_cast<size_t>(inner) * sizeof(U));
+        if (++j == n) {
+          j = 0;
+          ++o;
+        }
       }
     });
   });

@@ -325,5 +325,27 @@ TEST(ShapeOps, ReverseSequenceBatchMajor) {
                "out of range"));
 }
 
+TEST(ShapeOps, SqueezeWithoutAxesDropsAllOnes) {
+  Tensor x = F32({1, 3, 1}, Iota(3));
+  Tensor empty = I64({0}, {});
+  auto r = RunKernel("Squeeze", {}, {&x, &empty}, 1, 13);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)[0].shape(), (std::vector<int64_t>{3}));
+}
+
+TEST(ShapeOps, GatherThreadedMatchesNaive) {
+  // 60000 gathered elements and two threads, so chunks start mid-way through an index list.
+  Tensor x = F32({20000, 3}, Iota(60000));
+  Tensor idx = I64({3}, {2, 0, -2});
+  auto r = RunKernel("Gather", {{"axis", IntAttr(1)}}, {&x, &idx}, 1, 13, 2);
+  ASSERT_TRUE(r.ok());
+  const float* y = (*r)[0].data<float>();
+  for (int o = 0; o < 20000; ++o) {
+    ASSERT_EQ(y[o * 3 + 0], o * 3 + 2);
+    ASSERT_EQ(y[o * 3 + 1], o * 3 + 0);
+    ASSERT_EQ(y[o * 3 + 2], o * 3 + 1);
+  }
+}
+
 }  // namespace
 }  // namespace trinity::testing
