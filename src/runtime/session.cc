@@ -13,6 +13,8 @@ struct Session::Impl {
   Graph graph;  // optimised copy; weights are shared with the Model's graph
   std::unique_ptr<ThreadPool> pool;
   std::unique_ptr<GraphExecutor> executor;
+  // Host byte ranges of the graph's constants (shared with the Model and its other sessions).
+  std::vector<std::pair<const char*, const char*>> constant_ranges;
 };
 
 Session::Session(std::shared_ptr<const Model> model, SessionOptions options)
@@ -75,6 +77,10 @@ Result<std::unique_ptr<Session>> Session::Create(std::shared_ptr<const Model> mo
   }
   if (options.optimize) TRY_STATUS(Optimize(s->impl_->graph, s->impl_->pool.get()));
   TRY_ASSIGN(s->impl_->executor, GraphExecutor::Create(s->impl_->graph, KernelRegistry::Cpu(), s->impl_->pool.get()));
+  for (const auto& [_, t] : s->impl_->graph.initializers) {
+    const char* p = static_cast<const char*>(t.raw_data());
+    if (p != nullptr && t.nbytes() > 0) s->impl_->constant_ranges.emplace_back(p, p + t.nbytes());
+  }
   return s;
 }
 
@@ -105,7 +111,19 @@ Result<std::map<std::string, Tensor>> Session::Run(const std::map<std::string, T
   }
   TRY_ASSIGN(auto outs, impl_->executor->Run(ordered));
   std::map<std::string, Tensor> result;
-  for (size_t i = 0; i < outs.size(); ++i) result[impl_->graph.outputs[i].name] = std::move(outs[i]);
+  // The caller owns the outputs and may write to them: an output that is (a view of) a constant
+  // is copied, so that writing to it cannot change the weights (or fault on mapped ones).
+  auto aliases_constant = [&](const Tensor& t) {
+    const char* p = static_cast<const char*>(t.raw_data());
+    if (p == nullptr || t.nbytes() == 0) return false;
+    for (const auto& [begin, end] : impl_->constant_ranges)
+      if (p < end && begin < p + t.nbytes()) return true;
+    return false;
+  };
+  for (size_t i = 0; i < outs.size(); ++i) {
+    Tensor& t = outs[i];
+    result[impl_->graph.outputs[i].name] = aliases_constant(t) ? t.Clone() : std::move(t);
+  }
   return result;
 }
 
