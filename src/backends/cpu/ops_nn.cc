@@ -2,6 +2,7 @@
 #include <xnnpack.h>
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
 #include "backends/cpu/ops_nn_common.h"
@@ -103,6 +104,75 @@ Result<WindowGeometry> ComputeWindow(const KernelContext& ctx, const std::vector
     if (ceil_mode && (g.out[i] - 1) * s >= in[i] + g.pads_begin[i]) --g.out[i];
   }
   return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// XNNPACK operator cache.
+
+void XnnOpDeleter::operator()(xnn_operator* op) const {
+  if (op != nullptr) xnn_delete_operator(op);
+}
+
+XnnOpCache& XnnOpCache::Get() {
+  static XnnOpCache* c = new XnnOpCache();  // never destroyed: avoids exit-order issues
+  return *c;
+}
+std::shared_ptr<CachedXnnOp> XnnOpCache::Find(const std::string& key) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto it = map_.find(key);
+  if (it == map_.end()) return nullptr;
+  it->second.last_use = ++tick_;
+  return it->second.op;
+}
+std::shared_ptr<CachedXnnOp> XnnOpCache::Insert(const std::string& key,
+                                                std::shared_ptr<CachedXnnOp> op) {
+  std::lock_guard<std::mutex> l(mu_);
+  auto [it, inserted] = map_.try_emplace(key, Entry{op, ++tick_});
+  if (!inserted) return it->second.op;  // another thread created it first
+  if (map_.size() > kCapacity) {
+    auto oldest = map_.begin();
+    for (auto i = map_.begin(); i != map_.end(); ++i) {
+      if (i->second.last_use < oldest->second.last_use) oldest = i;
+    }
+    map_.erase(oldest);  // in-flight users still hold their shared_ptr
+  }
+  return op;
+}
+
+uint64_t HashBytes(const void* data, size_t n) {
+  constexpr uint64_t kP = 0x9E3779B97F4A7C15ull;
+  uint64_t h[4] = {n, 0x243F6A8885A308D3ull, 0x13198A2E03707344ull, 0xA4093822299F31D0ull};
+  const auto* p = static_cast<const uint8_t*>(data);
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (int l = 0; l < 4; ++l) {
+      uint64_t w;
+      std::memcpy(&w, p + i + 8 * l, 8);
+      h[l] = (h[l] ^ w) * kP;
+      h[l] ^= h[l] >> 29;
+    }
+  }
+  for (; i < n; ++i) h[0] = (h[0] ^ p[i]) * kP;
+  uint64_t r = 0;
+  for (int l = 0; l < 4; ++l) {
+    r = (r ^ h[l]) * kP;
+    r ^= r >> 32;
+  }
+  return r;
+}
+
+void AppendKey(std::string* key, int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); }
+
+// Appends the identity of a weight tensor to the key; true when it must be kept alive.
+bool AppendWeightIdentity(std::string* key, const Tensor* t) {
+  if (t == nullptr) {
+    AppendKey(key, 0);
+    return false;
+  }
+  AppendKey(key, reinterpret_cast<int64_t>(t->raw_data()));
+  const bool immutable = t->buffer() && t->buffer()->domain() == MemoryDomain::kMappedFile;
+  AppendKey(key, immutable ? 0 : static_cast<int64_t>(HashBytes(t->raw_data(), t->nbytes())));
+  return immutable;
 }
 
 void RegisterNnOps(KernelRegistry& r) {

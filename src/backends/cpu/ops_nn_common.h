@@ -3,10 +3,15 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backends/cpu/kernel.h"
+
+struct xnn_operator;
 
 namespace trinity {
 
@@ -19,6 +24,39 @@ void RegisterNnDetectOps(KernelRegistry& r);  // ops_nn_detect.cc
 
 // True when XNNPACK initialised (once per process, thread-safe).
 bool XnnReady();
+
+// XNNPACK operator cache (see ops_nn_conv.cc for the design): process-wide, keyed by a string
+// of every creation parameter plus the weights' identity, capped with LRU eviction.
+struct XnnOpDeleter {
+  void operator()(xnn_operator* op) const;
+};
+struct CachedXnnOp {
+  std::mutex mu;  // held while setting up and running op
+  std::unique_ptr<xnn_operator, XnnOpDeleter> op;
+  Tensor keep_w, keep_b;  // keeps mapped-file weights (identified by address) alive
+};
+class XnnOpCache {
+ public:
+  static XnnOpCache& Get();
+  std::shared_ptr<CachedXnnOp> Find(const std::string& key);
+  // Inserts `op` unless another thread inserted first; returns the entry to use.
+  std::shared_ptr<CachedXnnOp> Insert(const std::string& key, std::shared_ptr<CachedXnnOp> op);
+
+ private:
+  static constexpr size_t kCapacity = 1024;
+  struct Entry {
+    std::shared_ptr<CachedXnnOp> op;
+    uint64_t last_use;
+  };
+  std::mutex mu_;
+  std::map<std::string, Entry> map_;
+  uint64_t tick_ = 0;
+};
+uint64_t HashBytes(const void* data, size_t n);
+void AppendKey(std::string* key, int64_t v);
+// Appends the identity of a weight tensor (address, and a content hash unless it is an
+// immutable mapped file) to the key; true when the cache entry must keep the tensor alive.
+bool AppendWeightIdentity(std::string* key, const Tensor* t);
 
 // C = alpha * op(A) * op(B) + beta * C for row-major f32 matrices; op(A) is M x K, op(B) is
 // K x N. With beta == 0, C is not read (so NaNs in it do not leak). Parallel on `pool`

@@ -255,9 +255,12 @@ Status RoiAlignKernel(KernelContext& ctx) {
   ctx.pool().ParallelFor(nr, 1, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       const double off = half ? 0.5 : 0.0;
-      const double sw = rv[r * 4] * scale - off, sh = rv[r * 4 + 1] * scale - off;
+      double sw = rv[r * 4] * scale - off, sh = rv[r * 4 + 1] * scale - off;
       const double ew = rv[r * 4 + 2] * scale - off, eh = rv[r * 4 + 3] * scale - off;
       double rw = ew - sw, rh = eh - sh;
+      if (!std::isfinite(rw) || !std::isfinite(rh) || !std::isfinite(sw) || !std::isfinite(sh)) {
+        rw = rh = sw = sh = 0;  // non-finite rois sample nothing (keeps conversions defined)
+      }
       if (!half) {
         rw = std::max(rw, 1.0);
         rh = std::max(rh, 1.0);

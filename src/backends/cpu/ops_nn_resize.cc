@@ -93,7 +93,10 @@ AxisTaps BuildTaps(const ResizeSpec& s, int64_t in, int64_t out, double scale, d
   t.extrap.assign(static_cast<size_t>(out), 0);
   t.identity = in == out;
   for (int64_t j = 0; j < out; ++j) {
-    const double x = Transform(s, j, in, out, scale, roi_start, roi_end);
+    double x = Transform(s, j, in, out, scale, roi_start, roi_end);
+    // A NaN/inf roi must not reach the integer conversions below.
+    if (!std::isfinite(x)) x = 0;
+    x = std::clamp(x, -1e12, 1e12);
     int64_t* idx = &t.idx[static_cast<size_t>(j * t.n)];
     double* w = &t.w[static_cast<size_t>(j * t.n)];
     if (s.coord == "tf_crop_and_resize" && !s.legacy &&

@@ -270,6 +270,29 @@ TEST(NnGemm, GemmTransposesAndBroadcastsC) {
   ExpectClose(ToVector<float>((*r)[0]), want);
 }
 
+TEST(NnGemm, LargeGemmUsesCachedXnnpackAndSeesNewWeights) {
+  // Big enough for the XNNPACK fully_connected path; B changes between runs in place.
+  const int64_t m = 40, n = 48, k = 64;
+  const auto a = Random(k * m, 91), c = Random(m * n, 93);
+  Tensor ta = F32({k, m}, a), tb = F32({n, k}, Random(n * k, 92)), tc = F32({m, n}, c);
+  for (int round = 0; round < 2; ++round) {
+    const std::vector<float> b = ToVector<float>(tb);
+    auto r = RunKernel("Gemm",
+                       {{"transA", IntAttr(1)}, {"transB", IntAttr(1)}, {"beta", FloatAttr(0.5f)}},
+                       {&ta, &tb, &tc}, 1, 13, 2);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    std::vector<float> want(static_cast<size_t>(m * n));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p) acc += a[p * m + i] * b[j * k + p];
+        want[i * n + j] = static_cast<float>(acc + 0.5 * c[i * n + j]);
+      }
+    ExpectClose(ToVector<float>((*r)[0]), want);
+    for (int64_t i = 0; i < tb.numel(); ++i) tb.data<float>()[i] += 0.25f;
+  }
+}
+
 TEST(NnGemm, GemmRejectsBadBias) {
   Tensor a = F32({2, 3}, Random(6, 1)), b = F32({3, 4}, Random(12, 2)), c = F32({3}, Random(3, 3));
   EXPECT_FALSE(RunKernel("Gemm", {}, {&a, &b, &c}).ok());
