@@ -240,10 +240,11 @@ std::vector<float> ToFloat(const T* p, int64_t n) {
 }
 
 // y[rows x n] = a[rows x k] * op(B) with XNNPACK fully_connected, whose packed weights are
-// cached like Conv's (ops_nn_conv.cc). Measured on this project's 2-core x86 host, XNNPACK's
-// f32 GEMM is 2-4x faster than Sgemm once M*N*K passes ~64K (e.g. 3136x64x576: 4.4 ms vs
-// 14.6 ms; 128x768x768: 2.6 vs 11.8 ms); below that Sgemm's lower overhead wins (8x64x64:
-// 0.008 vs 0.10 ms). Returns false when XNNPACK refuses (caller falls back to Sgemm).
+// cached like Conv's (ops_nn_conv.cc). Measured with /tmp-style microbenchmarks on this
+// project's shared 2-core x86 host (noisy, load 8+): XNNPACK is as fast or faster from about
+// 64K MACs up (1x1000x512: 0.31 ms vs Sgemm 1.15 ms; 1024^3: 41 vs 62 ms), while below that
+// Sgemm's lower call overhead wins (8x64x64: 0.007 vs 0.021 ms). Returns false when XNNPACK
+// refuses (the caller falls back to Sgemm).
 bool FcXnnpack(KernelContext& ctx, const float* a, int64_t rows, int64_t k, const Tensor& b,
                bool tb, int64_t n, float* y) {
   if (!XnnReady() || rows <= 0 || n <= 0 || k <= 0 || b.dtype() != DType::kF32) return false;
