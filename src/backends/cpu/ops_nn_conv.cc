@@ -3,6 +3,8 @@
 // Paths:
 //  - f32 Conv with 1 or 2 spatial dims: XNNPACK convolution2d_nhwc_f32 (1-D runs as H = 1), on
 //    NHWC copies of the input; 1x1/stride-1/unpadded/ungrouped convs go straight to Sgemm.
+//  - f32 ConvTranspose with 1 or 2 spatial dims, non-negative pads: XNNPACK
+//    deconvolution2d_nhwc_f32.
 //  - everything else (3-D+, f64, no XNNPACK): im2col + GEMM for Conv, GEMM + col2im for
 //    ConvTranspose; f16/bf16 compute in f32.
 //
@@ -574,6 +576,86 @@ void ConvTransposeT(ThreadPool& pool, const DeconvShape& s, const T* x, const T*
   }
 }
 
+// f32 1-D/2-D ConvTranspose with XNNPACK deconvolution2d_nhwc_f32 (cached like Conv). Applies
+// when every pad is >= 0 and the output size implies an adjustment in [0, stride); returns false
+// otherwise (or when XNNPACK refuses) so the caller takes the GEMM + col2im path.
+bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, const Tensor& w,
+                   const Tensor* b, float* y) {
+  const size_t r = s.in.size();
+  if (r > 2 || !XnnReady() || s.icg == 0 || s.ocg == 0 || s.in_size == 0) return false;
+  int64_t v[2][7];  // per dim (H, W): in, k, stride, dilation, pad_begin, pad_end, adjustment
+  for (size_t i = 0; i < 2; ++i) {
+    const bool real = r == 2 || i == 1;
+    const size_t d = r == 2 ? i : 0;
+    if (!real) {
+      for (int64_t& e : v[i]) e = 0;
+      v[i][0] = v[i][1] = v[i][2] = v[i][3] = 1;
+      continue;
+    }
+    const int64_t ext = (s.kernel[d] - 1) * s.dilations[d] + 1;
+    const int64_t adj =
+        s.out[d] - (s.strides[d] * (s.in[d] - 1) + ext - s.pads_begin[d] - s.pads_end[d]);
+    if (s.pads_begin[d] < 0 || s.pads_end[d] < 0 || adj < 0 || adj >= s.strides[d]) return false;
+    const int64_t vals[7] = {s.in[d],         s.kernel[d],   s.strides[d], s.dilations[d],
+                             s.pads_begin[d], s.pads_end[d], adj};
+    std::copy(vals, vals + 7, v[i]);
+  }
+  std::string key;
+  AppendKey(&key, reinterpret_cast<int64_t>(&ctx.node()));
+  AppendKey(&key, 0x44454356);  // "DECV": never shares an entry with Conv
+  for (size_t i = 0; i < 2; ++i)
+    for (int j = 1; j < 6; ++j) AppendKey(&key, v[i][j]);
+  for (int64_t e : {s.group, s.icg, s.ocg}) AppendKey(&key, e);
+  const bool keep_w = AppendWeightIdentity(&key, &w);
+  const bool keep_b = AppendWeightIdentity(&key, b);
+  std::shared_ptr<CachedXnnOp> entry = XnnOpCache::Get().Find(key);
+  if (entry == nullptr) {
+    // XNNPACK wants [group][ocg][kh][kw][icg]; ONNX W is [group*icg][ocg][kh][kw].
+    std::unique_ptr<float[]> wt = NewFloats(w.numel());
+    const float* wp = w.data<float>();
+    for (int64_t g = 0; g < s.group; ++g)
+      for (int64_t ic = 0; ic < s.icg; ++ic)
+        for (int64_t oc = 0; oc < s.ocg; ++oc)
+          for (int64_t kk = 0; kk < s.k_size; ++kk) {
+            wt[((g * s.ocg + oc) * s.k_size + kk) * s.icg + ic] =
+                wp[((g * s.icg + ic) * s.ocg + oc) * s.k_size + kk];
+          }
+    auto made = std::make_shared<CachedXnnOp>();
+    xnn_operator_t op = nullptr;
+    const xnn_status st = xnn_create_deconvolution2d_nhwc_f32(
+        static_cast<uint32_t>(v[0][4]), static_cast<uint32_t>(v[1][5]),
+        static_cast<uint32_t>(v[0][5]), static_cast<uint32_t>(v[1][4]),
+        static_cast<uint32_t>(v[0][1]), static_cast<uint32_t>(v[1][1]),
+        static_cast<uint32_t>(v[0][2]), static_cast<uint32_t>(v[1][2]),
+        static_cast<uint32_t>(v[0][3]), static_cast<uint32_t>(v[1][3]),
+        static_cast<uint32_t>(s.group), static_cast<size_t>(s.icg), static_cast<size_t>(s.ocg),
+        static_cast<size_t>(s.c), static_cast<size_t>(s.m), wt.get(),
+        b ? b->data<float>() : nullptr, -std::numeric_limits<float>::infinity(),
+        std::numeric_limits<float>::infinity(), 0, &op);
+    if (st != xnn_status_success) return false;
+    made->op.reset(op);
+    if (keep_w) made->keep_w = w;
+    if (keep_b && b != nullptr) made->keep_b = *b;
+    entry = XnnOpCache::Get().Insert(key, made);
+  }
+  std::unique_ptr<float[]> xin = NewFloats(s.n * s.c * s.in_size);
+  std::unique_ptr<float[]> yout = NewFloats(s.n * s.m * s.out_size);
+  TransposeBatched(ctx.pool(), x.data<float>(), xin.get(), s.n, s.c, s.in_size);
+  {
+    std::lock_guard<std::mutex> l(entry->mu);
+    if (xnn_setup_deconvolution2d_nhwc_f32(
+            entry->op.get(), static_cast<size_t>(s.n), static_cast<size_t>(v[0][0]),
+            static_cast<size_t>(v[1][0]), static_cast<uint32_t>(v[0][6]),
+            static_cast<uint32_t>(v[1][6]), xin.get(), yout.get(),
+            ctx.pool().xnn_pool()) != xnn_status_success ||
+        xnn_run_operator(entry->op.get(), ctx.pool().xnn_pool()) != xnn_status_success) {
+      return false;
+    }
+  }
+  TransposeBatched(ctx.pool(), yout.get(), y, s.n, s.out_size, s.m);
+  return true;
+}
+
 Status ConvTransposeKernel(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
@@ -594,8 +676,10 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   }
   switch (x->dtype()) {
     case DType::kF32:
-      ConvTransposeT<float>(ctx.pool(), s, x->data<float>(), w->data<float>(),
-                            b ? b->data<float>() : nullptr, y.data<float>());
+      if (!DeconvXnnpack(ctx, s, *x, *w, b, y.data<float>())) {
+        ConvTransposeT<float>(ctx.pool(), s, x->data<float>(), w->data<float>(),
+                              b ? b->data<float>() : nullptr, y.data<float>());
+      }
       break;
     case DType::kF64:
       ConvTransposeT<double>(ctx.pool(), s, x->data<double>(), w->data<double>(),
