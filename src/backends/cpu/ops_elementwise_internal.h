@@ -118,10 +118,19 @@ constexpr int64_t kMathGrain = 4096;
 // out[i] = f(in[i]) over contiguous arrays, in parallel.
 template <class TI, class TO, class F>
 void UnaryMap(ThreadPool& pool, const TI* in, TO* out, int64_t n, int64_t grain, F f) {
-  pool.ParallelFor(n, grain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) out[i] = f(in[i]);
+  pool.ParallelFor(n, grain, [in, out, &f](int64_t b, int64_t e) {
+    // Locals, not closure members: stores through dst cannot then alias the pointers, so the
+    // loop vectorises.
+    const TI* src = in;
+    TO* dst = out;
+    const F fn = f;
+    for (int64_t i = b; i < e; ++i) dst[i] = fn(src[i]);
   });
 }
+
+// Forces an element function into its loop: in these large translation units GCC otherwise
+// leaves some per-element lambdas as calls, which blocks vectorisation.
+#define TRINITY_ELEM_INLINE __attribute__((always_inline))
 
 // ---- conversions ------------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ void RegisterFloatUnary(KernelRegistry& r, const std::string& name, Make make,
           } else {
             Tensor out = Tensor::Empty(x.dtype(), x.shape());
             UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), grain,
-                     [&f](T v) { return from_compute<T>(f(to_compute(v))); });
+                     [&f](T v) TRINITY_ELEM_INLINE { return from_compute<T>(f(to_compute(v))); });
             ctx.set_output(0, std::move(out));
             return Status::Ok();
           }
@@ -68,7 +68,7 @@ void RegisterNumericUnary(KernelRegistry& r, const std::string& name, F f) {
           } else {
             Tensor out = Tensor::Empty(x.dtype(), x.shape());
             UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kCheapGrain,
-                     [&f](T v) { return from_compute<T>(f(to_compute(v))); });
+                     [&f](T v) TRINITY_ELEM_INLINE { return from_compute<T>(f(to_compute(v))); });
             ctx.set_output(0, std::move(out));
             return Status::Ok();
           }
@@ -79,7 +79,7 @@ void RegisterNumericUnary(KernelRegistry& r, const std::string& name, F f) {
 
 // Element functions shared by several registrations.
 template <class C>
-C WrapNeg(C x) {
+[[gnu::always_inline]] inline C WrapNeg(C x) {
   if constexpr (std::is_integral_v<C>)
     return C(uint64_t(0) - uint64_t(x));
   else
@@ -89,7 +89,7 @@ C WrapNeg(C x) {
 // exp for float without branches, so loops calling it vectorise (libm's expf does not). Cephes
 // polynomial on r = x - n*ln2, |r| <= ln2/2; about 1 ulp. 2^n is applied in two halves so that
 // results down to the subnormal range stay exact; overflow gives inf and NaN passes through.
-inline float ExpF32(float x) {
+[[gnu::always_inline]] inline float ExpF32(float x) {
   const float xc = std::min(std::max(x, -104.f), 88.7228394f);
   const float t = xc * 1.44269504088896341f + 12582912.f;  // 1.5 * 2^23: round to integer
   const float n = t - 12582912.f;
@@ -113,7 +113,7 @@ inline float ExpF32(float x) {
 
 // tanh for float as a branch-free rational approximation (the one Eigen uses), a few ulp;
 // tiny inputs return x so tanh(x) ~ x keeps full relative precision.
-inline float TanhF32(float x) {
+[[gnu::always_inline]] inline float TanhF32(float x) {
   const float xc = std::min(std::max(x, -7.90531110763549805f), 7.90531110763549805f);
   const float x2 = xc * xc;
   float p = -2.76076847742355e-16f;
@@ -133,7 +133,7 @@ inline float TanhF32(float x) {
 }
 
 template <class C>
-C Exp(C x) {
+[[gnu::always_inline]] inline C Exp(C x) {
   if constexpr (std::is_same_v<C, float>)
     return ExpF32(x);
   else
@@ -141,7 +141,7 @@ C Exp(C x) {
 }
 
 template <class C>
-C Tanh(C x) {
+[[gnu::always_inline]] inline C Tanh(C x) {
   if constexpr (std::is_same_v<C, float>)
     return TanhF32(x);
   else
@@ -149,14 +149,14 @@ C Tanh(C x) {
 }
 
 template <class C>
-C Softplus(C x) {
+[[gnu::always_inline]] inline C Softplus(C x) {
   return x > C(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
 // 1 / (1 + e^-x): e^-x overflowing to inf gives the correct 0, and for x > 0 the sum is >= 1, so
 // this form is accurate everywhere without a branch.
 template <class C>
-C Sigmoid(C x) {
+[[gnu::always_inline]] inline C Sigmoid(C x) {
   return C(1) / (C(1) + Exp(-x));
 }
 
@@ -174,7 +174,7 @@ Status FloatPredicate(KernelContext& ctx, Pred pred) {
     } else {
       Tensor out = Tensor::Empty(DType::kBool, x.shape());
       UnaryMap(ctx.pool(), x.data<T>(), out.data<bool>(), x.numel(), kCheapGrain,
-               [&pred](T v) { return pred(to_compute(v)); });
+               [&pred](T v) TRINITY_ELEM_INLINE { return pred(to_compute(v)); });
       ctx.set_output(0, std::move(out));
       return Status::Ok();
     }
@@ -184,8 +184,9 @@ Status FloatPredicate(KernelContext& ctx, Pred pred) {
 Status IsInfKernel(KernelContext& ctx) {
   const bool pos = ctx.node().attr_int("detect_positive", 1) != 0;
   const bool neg = ctx.node().attr_int("detect_negative", 1) != 0;
-  return FloatPredicate(
-      ctx, [pos, neg](auto v) { return std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg)); });
+  return FloatPredicate(ctx, [pos, neg](auto v) TRINITY_ELEM_INLINE {
+    return std::isinf(v) && ((v > 0 && pos) || (v < 0 && neg));
+  });
 }
 
 Status NotKernel(KernelContext& ctx) {
@@ -226,16 +227,19 @@ Status GeluKernel(KernelContext& ctx) {
       Tensor out = Tensor::Empty(x.dtype(), x.shape());
       if (use_tanh) {
         const C k = static_cast<C>(std::sqrt(2.0 / M_PI));
-        UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kMathGrain, [k](T t) {
-          const C v = to_compute(t);
-          return from_compute<T>(C(0.5) * v * (C(1) + Tanh(k * (v + C(0.044715) * v * v * v))));
-        });
+        UnaryMap(
+            ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kMathGrain,
+            [k](T t) TRINITY_ELEM_INLINE {
+              const C v = to_compute(t);
+              return from_compute<T>(C(0.5) * v * (C(1) + Tanh(k * (v + C(0.044715) * v * v * v))));
+            });
       } else {
         const C r = static_cast<C>(M_SQRT1_2);
-        UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kMathGrain, [r](T t) {
-          const C v = to_compute(t);
-          return from_compute<T>(C(0.5) * v * (C(1) + std::erf(v * r)));
-        });
+        UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kMathGrain,
+                 [r](T t) TRINITY_ELEM_INLINE {
+                   const C v = to_compute(t);
+                   return from_compute<T>(C(0.5) * v * (C(1) + std::erf(v * r)));
+                 });
       }
       ctx.set_output(0, std::move(out));
       return Status::Ok();
@@ -284,12 +288,13 @@ Status ClipKernel(KernelContext& ctx) {
       }
       Tensor out = Tensor::Empty(x.dtype(), x.shape());
       // max(x, lo) then min(., hi): lo > hi yields hi, as the spec says; NaN passes through.
-      UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kCheapGrain, [lo, hi](T t) {
-        C v = to_compute(t);
-        v = v < lo ? lo : v;
-        v = v > hi ? hi : v;
-        return from_compute<T>(v);
-      });
+      UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kCheapGrain,
+               [lo, hi](T t) TRINITY_ELEM_INLINE {
+                 C v = to_compute(t);
+                 v = v < lo ? lo : v;
+                 v = v > hi ? hi : v;
+                 return from_compute<T>(v);
+               });
       ctx.set_output(0, std::move(out));
       return Status::Ok();
     }
@@ -314,14 +319,15 @@ Status ShrinkKernel(KernelContext& ctx) {
       return ctx.Unsupported("unsupported dtype");
     } else {
       Tensor out = Tensor::Empty(x.dtype(), x.shape());
-      UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kCheapGrain, [bias, lambd](T t) {
-        const double v = static_cast<double>(to_compute(t));
-        const double r = v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0);
-        if constexpr (std::is_integral_v<T>)
-          return SaturatingFloatToInt<T>(r);
-        else
-          return from_compute<T>(static_cast<compute_t<T>>(r));
-      });
+      UnaryMap(ctx.pool(), x.data<T>(), out.data<T>(), x.numel(), kCheapGrain,
+               [bias, lambd](T t) TRINITY_ELEM_INLINE {
+                 const double v = static_cast<double>(to_compute(t));
+                 const double r = v < -lambd ? v + bias : (v > lambd ? v - bias : 0.0);
+                 if constexpr (std::is_integral_v<T>)
+                   return SaturatingFloatToInt<T>(r);
+                 else
+                   return from_compute<T>(static_cast<compute_t<T>>(r));
+               });
       ctx.set_output(0, std::move(out));
       return Status::Ok();
     }
@@ -410,7 +416,7 @@ Status CastTo(KernelContext& ctx, const Tensor& x, DType to) {
         } else {
           Tensor out = Tensor::Empty(to, x.shape());
           UnaryMap(ctx.pool(), x.data<TI>(), out.data<TO>(), x.numel(), kCheapGrain,
-                   [](TI v) { return CastElement<TO, TI>(v); });
+                   [](TI v) TRINITY_ELEM_INLINE { return CastElement<TO, TI>(v); });
           ctx.set_output(0, std::move(out));
           return Status::Ok();
         }
@@ -521,56 +527,66 @@ OpSupport DropoutSupport(const SupportQuery& q) {
 
 void RegisterElementwiseUnaryOps(KernelRegistry& r) {
   // Ops over integers too.
-  RegisterNumericUnary<kNumericTypes>(r, "Abs", [](auto x) {
+  RegisterNumericUnary<kNumericTypes>(r, "Abs", [](auto x) TRINITY_ELEM_INLINE {
     using C = decltype(x);
     if constexpr (std::is_unsigned_v<C>)
       return x;
     else
       return x < C(0) ? WrapNeg(x) : x;
   });
-  RegisterNumericUnary<kFloatTypes | kSignedIntTypes>(r, "Neg", [](auto x) { return WrapNeg(x); });
-  RegisterNumericUnary<kNumericTypes>(r, "Sign", [](auto x) {
+  RegisterNumericUnary<kFloatTypes | kSignedIntTypes>(
+      r, "Neg", [](auto x) TRINITY_ELEM_INLINE { return WrapNeg(x); });
+  RegisterNumericUnary<kNumericTypes>(r, "Sign", [](auto x) TRINITY_ELEM_INLINE {
     using C = decltype(x);
     return x > C(0) ? C(1) : (x < C(0) ? C(-1) : x);  // keeps 0 and NaN
   });
-  RegisterNumericUnary<kFloatTypes | kSignedIntTypes>(r, "Relu", [](auto x) {
+  RegisterNumericUnary<kFloatTypes | kSignedIntTypes>(r, "Relu", [](auto x) TRINITY_ELEM_INLINE {
     using C = decltype(x);
     return x < C(0) ? C(0) : x;  // NaN passes through
   });
-  RegisterNumericUnary<kIntTypes>(r, "BitwiseNot", [](auto x) { return decltype(x)(~x); });
+  RegisterNumericUnary<kIntTypes>(r, "BitwiseNot",
+                                  [](auto x) TRINITY_ELEM_INLINE { return decltype(x)(~x); });
 
   // Math functions.
   const auto plain = [](auto fn) { return [fn](const Node&) { return fn; }; };
-  RegisterFloatUnary(r, "Exp", plain([](auto x) { return Exp(x); }));
-  RegisterFloatUnary(r, "Log", plain([](auto x) { return std::log(x); }));
-  RegisterFloatUnary(r, "Sqrt", plain([](auto x) { return std::sqrt(x); }), kCheapGrain);
-  RegisterFloatUnary(r, "Reciprocal", plain([](auto x) { return decltype(x)(1) / x; }),
+  RegisterFloatUnary(r, "Exp", plain([](auto x) TRINITY_ELEM_INLINE { return Exp(x); }));
+  RegisterFloatUnary(r, "Log", plain([](auto x) TRINITY_ELEM_INLINE { return std::log(x); }));
+  RegisterFloatUnary(r, "Sqrt", plain([](auto x) TRINITY_ELEM_INLINE { return std::sqrt(x); }),
                      kCheapGrain);
-  RegisterFloatUnary(r, "Floor", plain([](auto x) { return std::floor(x); }), kCheapGrain);
-  RegisterFloatUnary(r, "Ceil", plain([](auto x) { return std::ceil(x); }), kCheapGrain);
+  RegisterFloatUnary(r, "Reciprocal",
+                     plain([](auto x) TRINITY_ELEM_INLINE { return decltype(x)(1) / x; }),
+                     kCheapGrain);
+  RegisterFloatUnary(r, "Floor", plain([](auto x) TRINITY_ELEM_INLINE { return std::floor(x); }),
+                     kCheapGrain);
+  RegisterFloatUnary(r, "Ceil", plain([](auto x) TRINITY_ELEM_INLINE { return std::ceil(x); }),
+                     kCheapGrain);
   // nearbyint rounds half to even in the default rounding mode, as Round requires.
-  RegisterFloatUnary(r, "Round", plain([](auto x) { return std::nearbyint(x); }), kCheapGrain);
-  RegisterFloatUnary(r, "Sin", plain([](auto x) { return std::sin(x); }));
-  RegisterFloatUnary(r, "Cos", plain([](auto x) { return std::cos(x); }));
-  RegisterFloatUnary(r, "Tan", plain([](auto x) { return std::tan(x); }));
-  RegisterFloatUnary(r, "Asin", plain([](auto x) { return std::asin(x); }));
-  RegisterFloatUnary(r, "Acos", plain([](auto x) { return std::acos(x); }));
-  RegisterFloatUnary(r, "Atan", plain([](auto x) { return std::atan(x); }));
-  RegisterFloatUnary(r, "Sinh", plain([](auto x) { return std::sinh(x); }));
-  RegisterFloatUnary(r, "Cosh", plain([](auto x) { return std::cosh(x); }));
-  RegisterFloatUnary(r, "Asinh", plain([](auto x) { return std::asinh(x); }));
-  RegisterFloatUnary(r, "Acosh", plain([](auto x) { return std::acosh(x); }));
-  RegisterFloatUnary(r, "Atanh", plain([](auto x) { return std::atanh(x); }));
-  RegisterFloatUnary(r, "Erf", plain([](auto x) { return std::erf(x); }));
+  RegisterFloatUnary(
+      r, "Round", plain([](auto x) TRINITY_ELEM_INLINE { return std::nearbyint(x); }), kCheapGrain);
+  RegisterFloatUnary(r, "Sin", plain([](auto x) TRINITY_ELEM_INLINE { return std::sin(x); }));
+  RegisterFloatUnary(r, "Cos", plain([](auto x) TRINITY_ELEM_INLINE { return std::cos(x); }));
+  RegisterFloatUnary(r, "Tan", plain([](auto x) TRINITY_ELEM_INLINE { return std::tan(x); }));
+  RegisterFloatUnary(r, "Asin", plain([](auto x) TRINITY_ELEM_INLINE { return std::asin(x); }));
+  RegisterFloatUnary(r, "Acos", plain([](auto x) TRINITY_ELEM_INLINE { return std::acos(x); }));
+  RegisterFloatUnary(r, "Atan", plain([](auto x) TRINITY_ELEM_INLINE { return std::atan(x); }));
+  RegisterFloatUnary(r, "Sinh", plain([](auto x) TRINITY_ELEM_INLINE { return std::sinh(x); }));
+  RegisterFloatUnary(r, "Cosh", plain([](auto x) TRINITY_ELEM_INLINE { return std::cosh(x); }));
+  RegisterFloatUnary(r, "Asinh", plain([](auto x) TRINITY_ELEM_INLINE { return std::asinh(x); }));
+  RegisterFloatUnary(r, "Acosh", plain([](auto x) TRINITY_ELEM_INLINE { return std::acosh(x); }));
+  RegisterFloatUnary(r, "Atanh", plain([](auto x) TRINITY_ELEM_INLINE { return std::atanh(x); }));
+  RegisterFloatUnary(r, "Erf", plain([](auto x) TRINITY_ELEM_INLINE { return std::erf(x); }));
 
   // Activations.
-  RegisterFloatUnary(r, "Sigmoid", plain([](auto x) { return Sigmoid(x); }));
-  RegisterFloatUnary(r, "Tanh", plain([](auto x) { return Tanh(x); }));
-  RegisterFloatUnary(r, "Softplus", plain([](auto x) { return Softplus(x); }));
-  RegisterFloatUnary(r, "Softsign",
-                     plain([](auto x) { return x / (decltype(x)(1) + std::abs(x)); }), kCheapGrain);
-  RegisterFloatUnary(r, "Mish", plain([](auto x) { return x * std::tanh(Softplus(x)); }));
-  RegisterFloatUnary(r, "HardSwish", plain([](auto x) {
+  RegisterFloatUnary(r, "Sigmoid", plain([](auto x) TRINITY_ELEM_INLINE { return Sigmoid(x); }));
+  RegisterFloatUnary(r, "Tanh", plain([](auto x) TRINITY_ELEM_INLINE { return Tanh(x); }));
+  RegisterFloatUnary(r, "Softplus", plain([](auto x) TRINITY_ELEM_INLINE { return Softplus(x); }));
+  RegisterFloatUnary(r, "Softsign", plain([](auto x) TRINITY_ELEM_INLINE {
+                       return x / (decltype(x)(1) + std::abs(x));
+                     }),
+                     kCheapGrain);
+  RegisterFloatUnary(r, "Mish",
+                     plain([](auto x) TRINITY_ELEM_INLINE { return x * std::tanh(Softplus(x)); }));
+  RegisterFloatUnary(r, "HardSwish", plain([](auto x) TRINITY_ELEM_INLINE {
                        using C = decltype(x);
                        const C h = x / C(6) + C(0.5);
                        return x * (h < C(0) ? C(0) : (h > C(1) ? C(1) : h));
@@ -580,7 +596,7 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
       r, "LeakyRelu",
       [](const Node& n) {
         const float alpha = n.attr_float("alpha", 0.01f);
-        return [alpha](auto x) {
+        return [alpha](auto x) TRINITY_ELEM_INLINE {
           using C = decltype(x);
           return x < C(0) ? C(alpha) * x : x;
         };
@@ -588,7 +604,7 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
       kCheapGrain);
   RegisterFloatUnary(r, "Elu", [](const Node& n) {
     const float alpha = n.attr_float("alpha", 1.f);
-    return [alpha](auto x) {
+    return [alpha](auto x) TRINITY_ELEM_INLINE {
       using C = decltype(x);
       return x < C(0) ? C(alpha) * (std::exp(x) - C(1)) : x;
     };
@@ -596,14 +612,14 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
   RegisterFloatUnary(r, "Selu", [](const Node& n) {
     const float alpha = n.attr_float("alpha", 1.67326319217681884765625f);
     const float gamma = n.attr_float("gamma", 1.05070102214813232421875f);
-    return [alpha, gamma](auto x) {
+    return [alpha, gamma](auto x) TRINITY_ELEM_INLINE {
       using C = decltype(x);
       return x <= C(0) ? C(gamma) * (C(alpha) * std::exp(x) - C(alpha)) : C(gamma) * x;
     };
   });
   RegisterFloatUnary(r, "Celu", [](const Node& n) {
     const float alpha = n.attr_float("alpha", 1.f);
-    return [alpha](auto x) {
+    return [alpha](auto x) TRINITY_ELEM_INLINE {
       using C = decltype(x);
       const C neg = C(alpha) * (std::exp(x / C(alpha)) - C(1));
       return (x > C(0) ? x : C(0)) + (neg < C(0) ? neg : C(0));
@@ -614,7 +630,7 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
       [](const Node& n) {
         const float alpha = n.attr_float("alpha", 0.2f);
         const float beta = n.attr_float("beta", 0.5f);
-        return [alpha, beta](auto x) {
+        return [alpha, beta](auto x) TRINITY_ELEM_INLINE {
           using C = decltype(x);
           const C v = C(alpha) * x + C(beta);
           return v < C(0) ? C(0) : (v > C(1) ? C(1) : v);
@@ -625,7 +641,7 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
       r, "ThresholdedRelu",
       [](const Node& n) {
         const float alpha = n.attr_float("alpha", 1.f);
-        return [alpha](auto x) {
+        return [alpha](auto x) TRINITY_ELEM_INLINE {
           using C = decltype(x);
           return x > C(alpha) ? x : C(0);
         };
