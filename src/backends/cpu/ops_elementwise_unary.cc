@@ -14,7 +14,9 @@
 // The project builds at -O2, whose "very cheap" vectoriser leaves these loops scalar (it will not
 // add alias checks or remainder loops). The dynamic cost model vectorises them; it changes no
 // semantics (no fast-math), and header functions still inline since the -O level is unchanged.
-#pragma GCC optimize("-fvect-cost-model=dynamic")
+// -fno-trapping-math lets it if-convert float selects (clamps, NaN checks); no kernel reads the
+// floating-point exception flags.
+#pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
 
 namespace trinity {
 namespace {
