@@ -5,6 +5,13 @@
 // Every binary op runs through one broadcast plan (ops_elementwise_internal.h) whose inner loop is
 // specialised for the four stride combinations (both contiguous, either operand a scalar per row,
 // both scalars), so same-shape and scalar-operand cases are single vectorisable loops.
+// The project builds at -O2, whose "very cheap" vectoriser leaves these loops scalar (it will not
+// add alias checks or remainder loops). The dynamic cost model vectorises them; it changes no
+// semantics (no fast-math), and it comes before every #include so that all
+// code in this file, headers included, shares the options (GCC will not inline across a mismatch).
+// -fno-trapping-math lets it if-convert float selects (clamps, NaN checks); no kernel reads the
+// floating-point exception flags.
+#pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -12,13 +19,6 @@
 #include "backends/cpu/kernel.h"
 #include "backends/cpu/ops_elementwise_internal.h"
 #include "core/dtype_dispatch.h"
-
-// The project builds at -O2, whose "very cheap" vectoriser leaves these loops scalar (it will not
-// add alias checks or remainder loops). The dynamic cost model vectorises them; it changes no
-// semantics (no fast-math), and header functions still inline since the -O level is unchanged.
-// -fno-trapping-math lets it if-convert float selects (clamps, NaN checks); no kernel reads the
-// floating-point exception flags.
-#pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
 
 namespace trinity {
 namespace elementwise {

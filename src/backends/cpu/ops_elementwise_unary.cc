@@ -1,5 +1,12 @@
 // Unary elementwise ops: math functions, activations, IsNaN/IsInf, Not, Clip, Shrink, Cast,
 // CastLike and (inference-only) Dropout. 16-bit floats are computed in float.
+// The project builds at -O2, whose "very cheap" vectoriser leaves these loops scalar (it will not
+// add alias checks or remainder loops). The dynamic cost model vectorises them; it changes no
+// semantics (no fast-math), and it comes before every #include so that all
+// code in this file, headers included, shares the options (GCC will not inline across a mismatch).
+// -fno-trapping-math lets it if-convert float selects (clamps, NaN checks); no kernel reads the
+// floating-point exception flags.
+#pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -10,13 +17,6 @@
 #include "backends/cpu/kernel.h"
 #include "backends/cpu/ops_elementwise_internal.h"
 #include "core/dtype_dispatch.h"
-
-// The project builds at -O2, whose "very cheap" vectoriser leaves these loops scalar (it will not
-// add alias checks or remainder loops). The dynamic cost model vectorises them; it changes no
-// semantics (no fast-math), and header functions still inline since the -O level is unchanged.
-// -fno-trapping-math lets it if-convert float selects (clamps, NaN checks); no kernel reads the
-// floating-point exception flags.
-#pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
 
 namespace trinity {
 namespace {
