@@ -1,4 +1,5 @@
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include "graph/passes.h"
@@ -135,6 +136,69 @@ int FuseMatMulAdd(Graph& graph) {
       ++fused;
       break;
     }
+  }
+  std::vector<Node> kept;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
+  graph.nodes = std::move(kept);
+  return fused;
+}
+
+}  // namespace trinity
+
+namespace trinity {
+namespace {
+
+// Reads a constant scalar float (Clip's min/max inputs from opset 11).
+bool ConstScalar(const Graph& g, const Node& n, size_t input, float* out) {
+  if (input >= n.inputs.size() || n.inputs[input].empty()) return true;  // omitted: keep default
+  const Tensor* t = ConstF32(g, n.inputs[input]);
+  if (!t || t->numel() != 1) return false;
+  *out = t->data<float>()[0];
+  return true;
+}
+
+}  // namespace
+
+int FuseConvActivation(Graph& graph) {
+  UseCounts uses(graph);
+  std::unordered_map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
+  int fused = 0;
+  std::vector<bool> dead(graph.nodes.size(), false);
+  for (size_t ai = 0; ai < graph.nodes.size(); ++ai) {
+    const Node& act = graph.nodes[ai];
+    if (!act.domain.empty() || act.inputs.empty() || (act.op_type != "Relu" && act.op_type != "Clip")) continue;
+    auto p = producer.find(act.inputs[0]);
+    if (p == producer.end() || dead[p->second]) continue;
+    Node& conv = graph.nodes[p->second];
+    if (conv.op_type != "Conv" || !conv.domain.empty() || uses[conv.outputs[0]] != 1 ||
+        conv.has_attr(kFusedMinAttr)) {
+      continue;
+    }
+    // Only float convs clamp; the type must be known to be f32.
+    auto info = graph.FindValue(conv.outputs[0]);
+    if (!info || info->dtype != DType::kF32) continue;
+    float lo = -std::numeric_limits<float>::infinity(), hi = std::numeric_limits<float>::infinity();
+    if (act.op_type == "Relu") {
+      lo = 0.f;
+    } else if (graph.opset() < 11) {
+      lo = act.attr_float("min", lo);
+      hi = act.attr_float("max", hi);
+    } else if (!ConstScalar(graph, act, 1, &lo) || !ConstScalar(graph, act, 2, &hi)) {
+      continue;
+    }
+    if (!(lo <= hi)) continue;  // Clip with min > max has its own semantics; leave it
+    Attribute amin, amax;
+    amin.kind = amax.kind = Attribute::Kind::kFloat;
+    amin.f = lo;
+    amax.f = hi;
+    conv.attrs[kFusedMinAttr] = amin;
+    conv.attrs[kFusedMaxAttr] = amax;
+    conv.outputs[0] = act.outputs[0];
+    dead[ai] = true;
+    ++fused;
   }
   std::vector<Node> kept;
   for (size_t i = 0; i < graph.nodes.size(); ++i)

@@ -27,6 +27,13 @@ int FuseConvBatchNorm(Graph& graph);
 // one Gemm. Returns the number of fusions.
 int FuseMatMulAdd(Graph& graph);
 
+// Conv followed by Relu, or by Clip with constant bounds, becomes one Conv that clamps its
+// output (XNNPACK applies the bounds inside the convolution). The bounds travel as these
+// Trinity-internal float attributes of the Conv node. Returns the number of fusions.
+inline constexpr char kFusedMinAttr[] = "trinity.fused_min";
+inline constexpr char kFusedMaxAttr[] = "trinity.fused_max";
+int FuseConvActivation(Graph& graph);
+
 // Removes nodes whose outputs nobody reads. Returns the number removed.
 int RemoveDeadNodes(Graph& graph);
 

@@ -47,6 +47,7 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   TRY_ASSIGN(int folded, FoldConstants(graph, eval));
   (void)folded;
   FuseConvBatchNorm(graph);
+  FuseConvActivation(graph);
   FuseMatMulAdd(graph);
   RemoveDeadNodes(graph);
   return Status::Ok();

@@ -484,5 +484,54 @@ TEST(RemoveDeadNodes, KeepsValuesReadBySubgraphs) {
   EXPECT_EQ(g.nodes.size(), 2u);
 }
 
+
+// ---- FuseConvActivation ---------------------------------------------------------------------
+
+// x[1,4,8,8] -> Conv(w, b, pad 1) -> c -> act -> y, with c typed f32 (as shape inference does).
+Graph ConvActGraph(std::mt19937& rng, const std::string& act, std::vector<std::string> act_extra = {}) {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {1, 4, 8, 8})};
+  g.outputs = {F32Value("y", {1, 4, 8, 8})};
+  g.value_info["c"] = F32Value("c", {1, 4, 8, 8});
+  g.initializers["w"] = RandomF32({4, 4, 3, 3}, rng);
+  g.initializers["b"] = RandomF32({4}, rng);
+  g.nodes.push_back(MakeNode("Conv", {"x", "w", "b"}, {"c"}, {{"pads", Ints({1, 1, 1, 1})}}));
+  std::vector<std::string> act_in = {"c"};
+  act_in.insert(act_in.end(), act_extra.begin(), act_extra.end());
+  g.nodes.push_back(MakeNode(act, act_in, {"y"}));
+  return g;
+}
+
+TEST(FuseConvActivation, ReluAndConstantClipMatchUnfused) {
+  for (const std::string act : {"Relu", "Clip"}) {
+    SCOPED_TRACE(act);
+    std::mt19937 rng(11);
+    Graph g = act == "Relu" ? ConvActGraph(rng, "Relu") : ConvActGraph(rng, "Clip", {"lo", "hi"});
+    g.initializers["lo"] = F32({}, {-0.5f});
+    g.initializers["hi"] = F32({}, {0.75f});
+    const Tensor x = RandomF32({1, 4, 8, 8}, rng);
+    const std::vector<Tensor> before = Execute(g, {x});
+    EXPECT_EQ(FuseConvActivation(g), 1);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].outputs[0], "y");
+    EXPECT_EQ(g.nodes[0].attr_float(kFusedMinAttr, 1.f), act == "Relu" ? 0.f : -0.5f);
+    const std::vector<Tensor> after = Execute(g, {x});
+    ASSERT_EQ(after.size(), 1u);
+    // The clamp is exact; only the convolution's own rounding may differ (none expected).
+    ExpectClose(after[0], before[0], 1e-6f);
+  }
+}
+
+TEST(FuseConvActivation, SkipsClipWithRuntimeBoundsAndSharedConvOutput) {
+  std::mt19937 rng(5);
+  Graph g = ConvActGraph(rng, "Clip", {"lo"});
+  g.inputs.push_back(F32Value("lo", {}));  // bound is a graph input: not constant
+  EXPECT_EQ(FuseConvActivation(g), 0);
+
+  Graph shared = ConvActGraph(rng, "Relu");
+  shared.outputs.push_back(F32Value("c", {1, 4, 8, 8}));  // pre-activation value also returned
+  EXPECT_EQ(FuseConvActivation(shared), 0);
+}
+
 }  // namespace
 }  // namespace trinity

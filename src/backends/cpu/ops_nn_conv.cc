@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,6 +30,7 @@
 #include <vector>
 
 #include "backends/cpu/ops_nn_common.h"
+#include "graph/passes.h"
 #include "core/dtype_dispatch.h"
 
 namespace trinity {
@@ -85,6 +87,8 @@ struct ConvShape {
   int64_t n = 0, c = 0, m = 0, group = 1, icg = 0, ocg = 0;
   WindowGeometry g;
   int64_t in_size = 1, out_size = 1, k_size = 1;  // products over spatial dims
+  float out_min = -std::numeric_limits<float>::infinity();  // fused activation bounds
+  float out_max = std::numeric_limits<float>::infinity();
 };
 
 Status CheckRanks(const KernelContext& ctx, const Tensor* x, const Tensor* w) {
@@ -266,6 +270,11 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
                     at(g.dilations, 0), at(g.dilations, 1), s.group, s.icg, s.ocg}) {
     AppendKey(&key, v);
   }
+  int32_t bounds[2];
+  std::memcpy(&bounds[0], &s.out_min, 4);
+  std::memcpy(&bounds[1], &s.out_max, 4);
+  AppendKey(&key, static_cast<int64_t>(bounds[0]));
+  AppendKey(&key, static_cast<int64_t>(bounds[1]));
   const bool keep_w = AppendWeightIdentity(&key, &w);
   const bool keep_b = AppendWeightIdentity(&key, b);
   std::shared_ptr<CachedXnnOp> entry = XnnOpCache::Get().Find(key);
@@ -287,7 +296,7 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
         static_cast<uint32_t>(at(g.dilations, 1)), static_cast<uint32_t>(s.group),
         static_cast<size_t>(s.icg), static_cast<size_t>(s.ocg), static_cast<size_t>(s.c),
         static_cast<size_t>(s.m), wt.get(), b ? b->data<float>() : nullptr,
-        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(), 0, &op);
+        s.out_min, s.out_max, 0, &op);
     if (st != xnn_status_success) return false;
     made->op.reset(op);
     if (keep_w) made->keep_w = w;
@@ -353,6 +362,20 @@ std::vector<float> HalfToFloat(const Tensor& t) {
   return v;
 }
 
+// Clamps every element of a float tensor to [lo, hi] (a fused Relu or Clip).
+void ClampInPlace(Tensor& y, float lo, float hi) {
+  visit_float_dtype(y.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_void_v<T>) {
+      T* p = y.data<T>();
+      for (int64_t i = 0; i < y.numel(); ++i) {
+        const auto v = to_compute(p[i]);
+        p[i] = from_compute<T>(std::min<decltype(v)>(std::max<decltype(v)>(v, lo), hi));
+      }
+    }
+  });
+}
+
 bool ConvTypeOk(DType t) {
   return t == DType::kF32 || t == DType::kF64 || t == DType::kF16 || t == DType::kBF16 ||
          t == DType::kUndefined;
@@ -368,6 +391,10 @@ Status ConvKernel(KernelContext& ctx) {
   }
   TRY_ASSIGN(ConvShape s, ConvGeometry(ctx, *x, *w));
   TRY_STATUS(CheckBias(ctx, b, *x, s.m));
+  // A fused activation (graph/fusion.cc: Conv+Relu, Conv+Clip) arrives as output bounds.
+  s.out_min = ctx.node().attr_float(kFusedMinAttr, -std::numeric_limits<float>::infinity());
+  s.out_max = ctx.node().attr_float(kFusedMaxAttr, std::numeric_limits<float>::infinity());
+  if (!(s.out_min <= s.out_max)) return ctx.Error("fused activation bounds are inverted");
   std::vector<int64_t> yshape = {s.n, s.m};
   yshape.insert(yshape.end(), s.g.out.begin(), s.g.out.end());
   if (shape_numel(yshape) < 0) return ctx.Error("output shape overflows");
@@ -376,10 +403,12 @@ Status ConvKernel(KernelContext& ctx) {
     ctx.set_output(0, std::move(y));
     return Status::Ok();
   }
+  bool xnn_done = false;  // XNNPACK applies the fused bounds itself
   switch (x->dtype()) {
     case DType::kF32: {
       const bool xnn_ok = !IsPointwise(s) && s.g.rank() <= 2 && s.icg * s.k_size > 0 &&
                           ConvXnnpack(ctx, s, *x, *w, b, y.data<float>());
+      xnn_done = xnn_ok;
       if (!xnn_ok) {
         RunConvT<float>(ctx, s, x->data<float>(), w->data<float>(), b ? b->data<float>() : nullptr,
                         y.data<float>());
@@ -402,6 +431,10 @@ Status ConvKernel(KernelContext& ctx) {
         }
       });
     }
+  }
+  if (!xnn_done && (s.out_min > -std::numeric_limits<float>::infinity() ||
+                    s.out_max < std::numeric_limits<float>::infinity())) {
+    ClampInPlace(y, s.out_min, s.out_max);
   }
   ctx.set_output(0, std::move(y));
   return Status::Ok();
