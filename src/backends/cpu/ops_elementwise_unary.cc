@@ -517,10 +517,14 @@ Status DropoutKernel(KernelContext& ctx) {
 }
 
 // A wired training_mode input (opset >= 12) may be true at run time, and training dropout is not
-// implemented, so such nodes are refused up front; a run-time refusal would count as a failure.
+// implemented, so such nodes are refused up front unless the input is a constant false.
 OpSupport DropoutSupport(const SupportQuery& q) {
   if (q.opset >= 12 && q.node.inputs.size() > 2 && !q.node.inputs[2].empty()) {
-    return OpSupport::No("Dropout: a training_mode input is not supported (inference only)");
+    const Tensor* tm = q.constant_input(2);
+    const bool constant_false = tm && tm->dtype() == DType::kBool && tm->numel() == 1 && !*tm->data<bool>();
+    if (!constant_false) {
+      return OpSupport::No("Dropout: training_mode is not a constant false (Trinity runs inference only)");
+    }
   }
   return TypesSupport("Dropout", kFloatTypes)(q);
 }
