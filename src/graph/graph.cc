@@ -1,5 +1,7 @@
 #include "graph/graph.h"
 
+#include <algorithm>
+
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -106,6 +108,13 @@ Status Graph::TopologicalSort() {
     std::set<size_t> seen;
     for (const auto& d : deps_of(nodes[i])) {
       auto it = producer.find(d);
+      // A node reading its own output is the smallest cycle; the self-edge is skipped below
+      // (so it must be caught here) or the node would run with that input never computed.
+      if (it != producer.end() && it->second == i &&
+          std::find(nodes[i].inputs.begin(), nodes[i].inputs.end(), d) != nodes[i].inputs.end()) {
+        return Status::CorruptModel("graph has a cycle: node " + nodes[i].Label() + " reads its own output '" +
+                                    d + "'");
+      }
       if (it == producer.end() || it->second == i || !seen.insert(it->second).second) continue;
       ++pending[i];
       consumers[it->second].push_back(i);

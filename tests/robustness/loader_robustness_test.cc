@@ -251,7 +251,7 @@ Status LoadStatus(const onnx::ModelProto& m) {
 // gtest matcher-free substring check with a readable failure.
 #define EXPECT_ERROR_MENTIONS(status, needle)                                     \
   do {                                                                            \
-    const ::trinity::Status& _s = (status);                                       \
+    const ::trinity::Status _s = (status); /* copy: may be a temporary's */       \
     EXPECT_FALSE(_s.ok()) << "expected an error mentioning '" << (needle) << "'"; \
     EXPECT_NE(_s.message().find(needle), std::string::npos) << _s.ToString();     \
   } while (0)
@@ -611,8 +611,9 @@ TEST(MaliciousModel, StringInitializer) {
   EXPECT_ERROR_MENTIONS(st, "STRING");
 }
 
-onnx::ModelProto ExternalDataModel(const std::string& location, int64_t offset, int64_t length,
-                                   int64_t elems) {
+// offset / length: the strings stored in the model ("" leaves the key out).
+onnx::ModelProto ExternalDataModel(const std::string& location, const std::string& offset,
+                                   const std::string& length, int64_t elems) {
   onnx::ModelProto m = NewModel();
   auto* g = m.mutable_graph();
   auto* t = g->add_initializer();
@@ -626,8 +627,8 @@ onnx::ModelProto ExternalDataModel(const std::string& location, int64_t offset, 
     e->set_value(v);
   };
   add("location", location);
-  if (offset >= 0) add("offset", std::to_string(offset));
-  if (length >= 0) add("length", std::to_string(length));
+  if (!offset.empty()) add("offset", offset);
+  if (!length.empty()) add("length", length);
   AddNode(g, "Identity", {"ext"}, {"y"});
   AddOutput(g, "y");
   return m;
@@ -641,35 +642,36 @@ TEST(MaliciousModel, ExternalData) {
   };
   // The legitimate case works and reads the file.
   {
-    auto model =
-        Model::Load(dir.Write("model.onnx", Serialize(ExternalDataModel("weights.bin", 0, 16, 4))));
+    auto model = Model::Load(
+        dir.Write("model.onnx", Serialize(ExternalDataModel("weights.bin", "0", "16", 4))));
     ASSERT_TRUE(model.ok()) << model.status().ToString();
   }
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("../../etc/passwd", 0, -1, 4)),
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("../../etc/passwd", "0", "", 4)),
                         "escapes the model directory");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("/etc/passwd", 0, -1, 4)),
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("/etc/passwd", "0", "", 4)),
                         "escapes the model directory");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("sub/../../x", 0, -1, 4)),
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("sub/../../x", "0", "", 4)),
                         "escapes the model directory");
   // Past the end of the file, by size and by offset (including offsets that overflow).
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", 0, -1, 100)), "does not fit");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", 8, -1, 4)), "does not fit");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", kI64Max, -1, 4)), "does not fit");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", -8, -1, 4)), "does not fit");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", 0, 1000, 4)), "does not fit");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", "0", "", 100)), "does not fit");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", "8", "", 4)), "does not fit");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", std::to_string(kI64Max), "", 4)),
+                        "does not fit");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", "-8", "", 4)), "does not fit");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("weights.bin", "0", "1000", 4)), "does not fit");
   // Missing file, a directory, no location.
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("missing.bin", 0, -1, 4)), "missing.bin");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel(".", 0, -1, 4)), "not a regular file");
-  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("", 0, -1, 4)), "location");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("missing.bin", "0", "", 4)), "missing.bin");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel(".", "0", "", 4)), "not a regular file");
+  EXPECT_ERROR_MENTIONS(load(ExternalDataModel("", "0", "", 4)), "location");
   // From memory there is no directory to resolve against.
-  const std::string bytes = Serialize(ExternalDataModel("weights.bin", 0, -1, 4));
+  const std::string bytes = Serialize(ExternalDataModel("weights.bin", "0", "", 4));
   EXPECT_ERROR_MENTIONS(Model::LoadFromMemory(bytes.data(), bytes.size()).status(),
                         "external data");
   // A symlink inside the directory that points outside it must not smuggle a file in.
   std::error_code ec;
   std::filesystem::create_symlink("/etc/hostname", dir.path() / "link.bin", ec);
   if (!ec) {
-    EXPECT_ERROR_MENTIONS(load(ExternalDataModel("link.bin", 0, -1, 1)),
+    EXPECT_ERROR_MENTIONS(load(ExternalDataModel("link.bin", "0", "", 1)),
                           "escapes the model directory");
   }
 }
@@ -1089,7 +1091,9 @@ TEST(TensorProtoRobustness, DamagedProtos) {
   for (int i = 0; i < 3000; ++i) {
     const std::string s = Mutate(ok, rng);
     auto m = ParseTensorProto(s.data(), s.size(), "'m.pb'");
-    if (!m.ok()) EXPECT_FALSE(m.status().message().empty());
+    if (!m.ok()) {
+      EXPECT_FALSE(m.status().message().empty());
+    }
   }
 }
 

@@ -359,6 +359,28 @@ Result<Graph> Importer::ConvertGraph(const onnx::GraphProto& g, const std::map<s
   return graph;
 }
 
+// Attributes that must be positive wherever they appear (Conv, ConvTranspose, pools, ...).
+Status CheckAttributesForInference(const onnx::GraphProto& g, int depth) {
+  if (depth > 32) return Status::CorruptModel("subgraphs nested more than 32 deep");
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "strides" || a.name() == "dilations") {
+        for (int64_t v : a.ints()) {
+          if (v < 1) {
+            const std::string label = n.op_type() + " '" + (n.name().empty() ? "#" + std::to_string(i) : n.name()) + "'";
+            return Status::CorruptModel(label + " attribute '" + a.name() + "' has value " + std::to_string(v) +
+                                        "; it must be positive");
+          }
+        }
+      }
+      if (a.has_g()) TRY_STATUS(CheckAttributesForInference(a.g(), depth + 1));
+      for (const auto& sg : a.graphs()) TRY_STATUS(CheckAttributesForInference(sg, depth + 1));
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Graph> Importer::Import(onnx::ModelProto& model) {
   if (!model.has_graph()) return Status::CorruptModel("model has no graph");
   if (model.ir_version() < 3 || model.ir_version() > kMaxIrVersion) {
@@ -379,6 +401,9 @@ Result<Graph> Importer::Import(onnx::ModelProto& model) {
   }
   if (!opsets.count("")) opsets[""] = 1;  // ONNX: a model without an ai.onnx import is opset 1
 
+  // libonnx's shape inference divides by strides (SIGFPE on 0) and trusts other attributes,
+  // so reject values no op accepts before it sees them.
+  TRY_STATUS(CheckAttributesForInference(model.graph(), 0));
   if (options_.infer_shapes) {
     // Types of intermediate values help backends decide support before running. Shape
     // inference knows opsets up to 17 here; a failure only means fewer known types.
