@@ -130,6 +130,9 @@ Result<std::vector<int64_t>> ReadInts(const KernelContext& ctx, const Tensor& t,
 Result<std::vector<int64_t>> BroadcastShapes(const KernelContext& ctx,
                                              const std::vector<int64_t>& a,
                                              const std::vector<int64_t>& b);
+// ONNX TensorProto.DataType code (Cast 'to', EyeLike 'dtype', window 'output_datatype') to a
+// DType; kUndefined for string, complex, float8 and unknown codes.
+DType DTypeFromOnnxCode(int64_t code);
 // Row-major strides of a shape, and strides of `in` broadcast to `out` (0 on broadcast dims).
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape);
 std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out);

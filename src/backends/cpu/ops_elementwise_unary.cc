@@ -338,39 +338,6 @@ Status ShrinkKernel(KernelContext& ctx) {
 
 // ---- Cast / CastLike --------------------------------------------------------------------------
 
-// ONNX TensorProto.DataType values to DType; kUndefined for string, complex and float8.
-DType OnnxTypeToDType(int64_t t) {
-  switch (t) {
-    case 1:
-      return DType::kF32;
-    case 2:
-      return DType::kU8;
-    case 3:
-      return DType::kI8;
-    case 4:
-      return DType::kU16;
-    case 5:
-      return DType::kI16;
-    case 6:
-      return DType::kI32;
-    case 7:
-      return DType::kI64;
-    case 9:
-      return DType::kBool;
-    case 10:
-      return DType::kF16;
-    case 11:
-      return DType::kF64;
-    case 12:
-      return DType::kU32;
-    case 13:
-      return DType::kU64;
-    case 16:
-      return DType::kBF16;
-    default:
-      return DType::kUndefined;
-  }
-}
 
 // float -> bfloat16 by truncation, as the ONNX reference implementation (and so the conformance
 // data for opsets <= 18) does; NaN stays a quiet NaN.
@@ -431,7 +398,7 @@ Status CastKernel(KernelContext& ctx) {
   if (!ctx.has_input(0)) return ctx.Error("expects input X");
   if (!ctx.node().has_attr("to")) return ctx.Error("attribute 'to' is missing");
   const int64_t to = ctx.node().attr_int("to", 0);
-  const DType t = OnnxTypeToDType(to);
+  const DType t = DTypeFromOnnxCode(to);
   if (t == DType::kUndefined) {
     return ctx.Unsupported("cast to ONNX data type " + std::to_string(to) + " is not supported");
   }
@@ -440,7 +407,7 @@ Status CastKernel(KernelContext& ctx) {
 
 OpSupport CastSupport(const SupportQuery& q) {
   const int64_t to = q.node.attr_int("to", 0);
-  if (OnnxTypeToDType(to) == DType::kUndefined) {
+  if (DTypeFromOnnxCode(to) == DType::kUndefined) {
     return OpSupport::No("Cast: target type 'to'=" + std::to_string(to) +
                          " is not supported (string, complex and float8 are not)");
   }

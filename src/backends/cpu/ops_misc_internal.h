@@ -57,39 +57,5 @@ std::vector<C> ToComputeVector(const Tensor& t) {
   return v;
 }
 
-// Maps an ONNX TensorProto.DataType code to a DType; kUndefined when not one we store.
-inline DType DTypeFromOnnxCode(int64_t code) {
-  switch (code) {
-    case 1:
-      return DType::kF32;
-    case 2:
-      return DType::kU8;
-    case 3:
-      return DType::kI8;
-    case 4:
-      return DType::kU16;
-    case 5:
-      return DType::kI16;
-    case 6:
-      return DType::kI32;
-    case 7:
-      return DType::kI64;
-    case 9:
-      return DType::kBool;
-    case 10:
-      return DType::kF16;
-    case 11:
-      return DType::kF64;
-    case 12:
-      return DType::kU32;
-    case 13:
-      return DType::kU64;
-    case 16:
-      return DType::kBF16;
-    default:
-      return DType::kUndefined;
-  }
-}
-
 }  // namespace misc
 }  // namespace trinity

@@ -343,7 +343,7 @@ Status RunStft(KernelContext& ctx) {
 
 OpSupport WindowSupports(const SupportQuery& q) {
   const int64_t code = q.node.attr_int("output_datatype", 1);
-  const DType t = misc::DTypeFromOnnxCode(code);
+  const DType t = DTypeFromOnnxCode(code);
   if (t == DType::kUndefined || t == DType::kBool) {
     return OpSupport::No(q.node.op_type + ": output_datatype " + std::to_string(code) +
                          " is not supported");
@@ -373,7 +373,7 @@ Status RunWindow(KernelContext& ctx, double a0, double a1, double a2) {
     return ctx.Error("size " + std::to_string(size) + " is out of range");
   }
   const int64_t code = ctx.node().attr_int("output_datatype", 1);
-  const DType t = misc::DTypeFromOnnxCode(code);
+  const DType t = DTypeFromOnnxCode(code);
   if (t == DType::kUndefined || t == DType::kBool) {
     return ctx.Unsupported("output_datatype " + std::to_string(code) + " is not supported");
   }
@@ -416,7 +416,7 @@ Status RunMelWeightMatrix(KernelContext& ctx) {
                      ", " + std::to_string(upper));
   }
   const int64_t code = ctx.node().attr_int("output_datatype", 1);
-  const DType t = misc::DTypeFromOnnxCode(code);
+  const DType t = DTypeFromOnnxCode(code);
   if (t == DType::kUndefined || t == DType::kBool) {
     return ctx.Unsupported("output_datatype " + std::to_string(code) + " is not supported");
   }

@@ -186,38 +186,6 @@ void WriteFromDouble(Tensor& t, int64_t i, double v) {
   });
 }
 
-DType DTypeFromOnnx(int64_t onnx_type) {
-  switch (onnx_type) {
-    case 1:
-      return DType::kF32;
-    case 2:
-      return DType::kU8;
-    case 3:
-      return DType::kI8;
-    case 4:
-      return DType::kU16;
-    case 5:
-      return DType::kI16;
-    case 6:
-      return DType::kI32;
-    case 7:
-      return DType::kI64;
-    case 9:
-      return DType::kBool;
-    case 10:
-      return DType::kF16;
-    case 11:
-      return DType::kF64;
-    case 12:
-      return DType::kU32;
-    case 13:
-      return DType::kU64;
-    case 16:
-      return DType::kBF16;
-    default:
-      return DType::kUndefined;
-  }
-}
 
 namespace {
 
@@ -510,7 +478,7 @@ Status RangeKernel(KernelContext& ctx) {
 // ---- EyeLike / Trilu ---------------------------------------------------------------------
 
 OpSupport EyeLikeSupports(const SupportQuery& q) {
-  if (q.node.has_attr("dtype") && DTypeFromOnnx(q.node.attr_int("dtype", 0)) == DType::kUndefined) {
+  if (q.node.has_attr("dtype") && DTypeFromOnnxCode(q.node.attr_int("dtype", 0)) == DType::kUndefined) {
     return OpSupport::No("EyeLike: dtype " + Num(q.node.attr_int("dtype", 0)) +
                          " is not supported");
   }
@@ -523,7 +491,7 @@ Status EyeLikeKernel(KernelContext& ctx) {
   if (x.rank() != 2) return ctx.Error("input must be 2-D, got " + x.Describe());
   DType dt = x.dtype();
   if (ctx.node().has_attr("dtype")) {
-    dt = DTypeFromOnnx(ctx.node().attr_int("dtype", 0));
+    dt = DTypeFromOnnxCode(ctx.node().attr_int("dtype", 0));
     if (dt == DType::kUndefined) return ctx.Unsupported("unsupported dtype attribute");
   }
   const int64_t k = ctx.node().attr_int("k", 0);

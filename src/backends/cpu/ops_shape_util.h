@@ -55,9 +55,6 @@ double ReadAsDouble(const Tensor& t, int64_t i);
 // Writes v (converted) into element i of a tensor of any dtype.
 void WriteFromDouble(Tensor& t, int64_t i, double v);
 
-// Maps an ONNX TensorProto.DataType number to a DType (kUndefined when Trinity lacks it).
-DType DTypeFromOnnx(int64_t onnx_type);
-
 // Addition and multiplication that wrap around for integers (no signed-overflow UB).
 template <class C>
 inline C WrapAdd(C a, C b) {
