@@ -507,7 +507,7 @@ OpSupport Query(const std::string& op, std::map<std::string, Attribute> attrs,
   n.attrs = std::move(attrs);
   for (size_t i = 0; i < in.size(); ++i) n.inputs.push_back("in" + std::to_string(i));
   n.outputs.push_back("out");
-  return KernelRegistry::Cpu().Supports(SupportQuery{n, opset, in, {}});
+  return KernelRegistry::Cpu().Supports(SupportQuery{n, opset, in, {}, {}});
 }
 
 TEST(ElementwiseSupport, RefusesWhatIsNotImplemented) {

@@ -130,7 +130,7 @@ TEST(Rnn, RejectsBadShapesAndUnknownActivation) {
   Node n;
   n.op_type = "RNN";
   n.attrs["activations"] = acts;
-  EXPECT_FALSE(KernelRegistry::Cpu().Supports(SupportQuery{n, 14, {DType::kF32}, {}}).supported);
+  EXPECT_FALSE(KernelRegistry::Cpu().Supports(SupportQuery{n, 14, {DType::kF32}, {}, {}}).supported);
 }
 
 TEST(Rnn, AlternativeActivationWithAlpha) {

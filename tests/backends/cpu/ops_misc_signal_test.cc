@@ -131,7 +131,7 @@ TEST(Dft, SupportRefusesOnesidedInverse) {
   n.op_type = "DFT";
   n.attrs["onesided"] = IntAttr(1);
   n.attrs["inverse"] = IntAttr(1);
-  const OpSupport s = KernelRegistry::Cpu().Supports(SupportQuery{n, 17, {DType::kF32}, {}});
+  const OpSupport s = KernelRegistry::Cpu().Supports(SupportQuery{n, 17, {DType::kF32}, {}, {}});
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("onesided"), std::string::npos);
 }

@@ -220,7 +220,7 @@ TEST(SoftmaxTest, BadAxisIsAnError) {
 TEST(SoftmaxTest, SupportRefusesIntegers) {
   Node n;
   n.op_type = "Softmax";
-  SupportQuery q{n, 13, {DType::kI32}, {}};
+  SupportQuery q{n, 13, {DType::kI32}, {}, {}};
   EXPECT_FALSE(KernelRegistry::Cpu().Supports(q).supported);
 }
 
@@ -272,7 +272,7 @@ TEST(LossTest, SupportRefusesUnknownReduction) {
   Node n;
   n.op_type = "SoftmaxCrossEntropyLoss";
   n.attrs["reduction"] = StringAttr("max");
-  SupportQuery q{n, 13, {}, {}};
+  SupportQuery q{n, 13, {}, {}, {}};
   EXPECT_FALSE(KernelRegistry::Cpu().Supports(q).supported);
 }
 
@@ -291,7 +291,7 @@ TEST(NormTest, BatchNormRefusesTrainingMode) {
   Node n;
   n.op_type = "BatchNormalization";
   n.attrs["training_mode"] = IntAttr(1);
-  SupportQuery q{n, 15, {}, {}};
+  SupportQuery q{n, 15, {}, {}, {}};
   OpSupport s = KernelRegistry::Cpu().Supports(q);
   EXPECT_FALSE(s.supported);
   EXPECT_NE(s.reason.find("training_mode"), std::string::npos);

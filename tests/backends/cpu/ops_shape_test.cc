@@ -280,7 +280,9 @@ TEST(ShapeOps, DepthToSpaceRoundTripsSpaceToDepth) {
     auto d = RunKernel("DepthToSpace", {{"blocksize", IntAttr(2)}, {"mode", StringAttr(mode)}},
                        {&(*s)[0]});
     ASSERT_TRUE(d.ok());
-    if (std::string(mode) == "DCR") EXPECT_EQ(ToVector<float>((*d)[0]), Iota(32));
+    if (std::string(mode) == "DCR") {
+      EXPECT_EQ(ToVector<float>((*d)[0]), Iota(32));
+    }
   }
 }
 
