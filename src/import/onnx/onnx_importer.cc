@@ -1,11 +1,13 @@
 #include "import/onnx/onnx_importer.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <unordered_set>
 
 #include "core/dtype_dispatch.h"
@@ -381,6 +383,67 @@ Status CheckAttributesForInference(const onnx::GraphProto& g, int depth) {
   return Status::Ok();
 }
 
+// Whether every node (subgraphs included) matches its ONNX schema: input and output counts,
+// required and known attributes and their types. libonnx's shape-inference functions assume
+// this and read through null or out-of-range data otherwise (found by fuzz/fuzz_onnx_loader:
+// Scan without num_scan_inputs, Conv with misspelt attributes), so such models skip inference;
+// the kernels then report what is wrong when the session is created or run.
+// Declared rank of a graph input or initializer (-1 when unknown).
+int DeclaredRank(const onnx::GraphProto& g, const std::string& name) {
+  for (const auto& t : g.initializer())
+    if (t.name() == name) return t.dims_size();
+  for (const auto& v : g.input())
+    if (v.name() == name && v.type().has_tensor_type() && v.type().tensor_type().has_shape())
+      return v.type().tensor_type().shape().dim_size();
+  return -1;
+}
+
+// libonnx's convPoolShapeInference indexes the data input's dims by the kernel's spatial rank
+// without checking that they agree (out-of-bounds read). Catches the case where both ranks are
+// declared; a mismatch reached through intermediate values is still libonnx's to handle.
+bool ConvRanksAgree(const onnx::GraphProto& g, const onnx::NodeProto& n) {
+  static const std::set<std::string> kConvPool = {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv",
+                                                  "MaxPool", "AveragePool", "LpPool"};
+  if (!kConvPool.count(n.op_type()) || n.input_size() < 1) return true;
+  const int data_rank = DeclaredRank(g, n.input(0));
+  int kernel_rank = -1;
+  for (const auto& a : n.attribute())
+    if (a.name() == "kernel_shape") kernel_rank = a.ints_size();
+  if (kernel_rank < 0) {
+    const int w = n.op_type() == "QLinearConv" ? 3 : 1;
+    if (n.input_size() > w) {
+      const int r = DeclaredRank(g, n.input(w));
+      if (r >= 0) kernel_rank = r - 2;
+    }
+  }
+  if (data_rank >= 0 && data_rank < 2) return false;
+  return data_rank < 0 || kernel_rank < 0 || kernel_rank == data_rank - 2;
+}
+
+bool NodesMatchSchemas(const onnx::GraphProto& g, const std::map<std::string, int>& opsets) {
+  for (const auto& n : g.node()) {
+    if (!ConvRanksAgree(g, n)) return false;
+    const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    auto it = opsets.find(domain);
+    if (it != opsets.end()) {
+      const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), it->second, domain);
+      if (schema != nullptr) {
+        try {
+          schema->Verify(n);
+        } catch (const std::exception&) {
+          return false;
+        }
+      }
+    }
+    for (const auto& a : n.attribute()) {
+      if (a.has_g() && !NodesMatchSchemas(a.g(), opsets)) return false;
+      for (const auto& sg : a.graphs())
+        if (!NodesMatchSchemas(sg, opsets)) return false;
+    }
+  }
+  return true;
+}
+
 Result<Graph> Importer::Import(onnx::ModelProto& model) {
   if (!model.has_graph()) return Status::CorruptModel("model has no graph");
   if (model.ir_version() < 3 || model.ir_version() > kMaxIrVersion) {
@@ -404,7 +467,7 @@ Result<Graph> Importer::Import(onnx::ModelProto& model) {
   // libonnx's shape inference divides by strides (SIGFPE on 0) and trusts other attributes,
   // so reject values no op accepts before it sees them.
   TRY_STATUS(CheckAttributesForInference(model.graph(), 0));
-  if (options_.infer_shapes) {
+  if (options_.infer_shapes && NodesMatchSchemas(model.graph(), opsets)) {
     // Types of intermediate values help backends decide support before running. Shape
     // inference knows opsets up to 17 here; a failure only means fewer known types.
     try {
