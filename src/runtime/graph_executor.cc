@@ -13,7 +13,8 @@ SupportQuery MakeQuery(const Node& node, const Graph& graph) {
     auto init = in.empty() ? graph.initializers.end() : graph.initializers.find(in);
     bool overridden = false;
     for (const auto& gi : graph.inputs) overridden |= gi.name == in;
-    q.constant_inputs.push_back(init != graph.initializers.end() && !overridden ? &init->second : nullptr);
+    q.constant_inputs.push_back(init != graph.initializers.end() && !overridden ? &init->second
+                                                                                : nullptr);
   }
   for (const auto& out : node.outputs) {
     auto v = out.empty() ? std::nullopt : graph.FindValue(out);
@@ -24,7 +25,8 @@ SupportQuery MakeQuery(const Node& node, const Graph& graph) {
 
 }  // namespace
 
-std::vector<UnsupportedNode> FindUnsupportedNodes(const Graph& graph, const KernelRegistry& registry) {
+std::vector<UnsupportedNode> FindUnsupportedNodes(const Graph& graph,
+                                                  const KernelRegistry& registry) {
   std::vector<UnsupportedNode> out;
   graph.ForEachNode([&](const Node& n, const Graph& owner) {
     OpSupport s = registry.Supports(MakeQuery(n, owner));
@@ -42,12 +44,30 @@ int GraphExecutor::SlotOf(const std::string& name) {
   return it->second;
 }
 
-Result<std::unique_ptr<GraphExecutor>> GraphExecutor::Create(const Graph& graph,
-                                                             const KernelRegistry& registry,
-                                                             ThreadPool* pool) {
+Result<std::unique_ptr<GraphExecutor>> GraphExecutor::Create(
+    const Graph& graph, const KernelRegistry& registry, ThreadPool* pool,
+    const std::unordered_set<std::string>& outer_constants) {
   std::unique_ptr<GraphExecutor> ex(new GraphExecutor(graph, pool));
+  ex->outer_constants_ = outer_constants;
   TRY_STATUS(ex->Compile(registry));
   return ex;
+}
+
+bool GraphExecutor::IsConstantSlot(int s) const {
+  if (constants_[static_cast<size_t>(s)].defined()) return true;
+  for (const auto& [slot, name] : free_slots_)
+    if (slot == s) return outer_constants_.count(name) != 0;
+  return false;
+}
+
+std::unordered_set<std::string> GraphExecutor::VisibleConstants() const {
+  // This graph's constants, plus enclosing ones that no local value shadows.
+  std::unordered_set<std::string> names;
+  for (const auto& [name, slot] : slot_of_)
+    if (IsConstantSlot(slot)) names.insert(name);
+  for (const auto& name : outer_constants_)
+    if (!slot_of_.count(name)) names.insert(name);
+  return names;
 }
 
 Status GraphExecutor::Compile(const KernelRegistry& registry) {
@@ -57,13 +77,15 @@ Status GraphExecutor::Compile(const KernelRegistry& registry) {
     // A graph input with the same name as an initializer overrides it (ONNX semantics).
     if (!constants_[static_cast<size_t>(s)].defined()) constants_[static_cast<size_t>(s)] = t;
   }
-  for (const auto& in : graph_.inputs) constants_[static_cast<size_t>(slot_of_[in.name])] = Tensor();
+  for (const auto& in : graph_.inputs)
+    constants_[static_cast<size_t>(slot_of_[in.name])] = Tensor();
 
   std::unordered_map<std::string, bool> defined;
   for (const auto& in : graph_.inputs) defined[in.name] = true;
   for (const auto& [name, _] : graph_.initializers) defined[name] = true;
   for (const auto& n : graph_.nodes)
-    for (const auto& o : n.outputs) if (!o.empty()) defined[o] = true;
+    for (const auto& o : n.outputs)
+      if (!o.empty()) defined[o] = true;
   for (const auto& name : graph_.FreeValues())
     if (!defined.count(name)) free_slots_.emplace_back(SlotOf(name), name);
 
@@ -72,24 +94,27 @@ Status GraphExecutor::Compile(const KernelRegistry& registry) {
     SupportQuery q = MakeQuery(n, graph_);
     OpSupport s = registry.Supports(q);
     if (!s.supported) return Status::Unsupported(n.Label() + ": " + s.reason);
-    Step step{&n, registry.Find(n.op_type, n.domain), q.opset, {}, {}, {}};
+    Step step{&n, registry.Find(n.op_type, n.domain), q.opset, {}, {}, {}, {}};
     for (const auto& in : n.inputs) step.inputs.push_back(in.empty() ? -1 : SlotOf(in));
     for (const auto& out : n.outputs) step.outputs.push_back(out.empty() ? -1 : SlotOf(out));
     for (const auto& [_, a] : n.attrs) {
       if (!a.g) continue;
-      auto sub = GraphExecutor::Create(*a.g, registry, pool_);
+      auto sub = GraphExecutor::Create(*a.g, registry, pool_, VisibleConstants());
       if (!sub.ok()) return sub.status().WithContext(n.Label() + " subgraph");
       subgraphs_[a.g.get()] = std::move(sub).value();
     }
     steps_.push_back(std::move(step));
   }
   for (const auto& out : graph_.outputs) output_slots_.push_back(SlotOf(out.name));
+  for (Step& step : steps_)
+    for (int s : step.inputs) step.constant_inputs.push_back(s >= 0 && IsConstantSlot(s));
 
   // Release each intermediate after its last reader (a subgraph reads its free values
   // through the node that owns it). Inputs of the graph, constants and outputs are kept.
   last_use.assign(slot_names_.size(), -1);
   for (size_t i = 0; i < steps_.size(); ++i) {
-    for (int s : steps_[i].inputs) if (s >= 0) last_use[static_cast<size_t>(s)] = static_cast<int>(i);
+    for (int s : steps_[i].inputs)
+      if (s >= 0) last_use[static_cast<size_t>(s)] = static_cast<int>(i);
     for (const auto& [_, a] : steps_[i].node->attrs)
       if (a.g)
         for (const auto& f : a.g->FreeValues()) {
@@ -106,28 +131,35 @@ Status GraphExecutor::Compile(const KernelRegistry& registry) {
   return Status::Ok();
 }
 
-Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs, const OuterLookup* outer) {
+Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs,
+                                               const OuterLookup* outer) {
   if (inputs.size() != input_slots_.size()) {
-    return Status::InvalidArgument("graph '" + graph_.name + "' takes " + std::to_string(input_slots_.size()) +
-                                   " inputs, got " + std::to_string(inputs.size()));
+    return Status::InvalidArgument("graph '" + graph_.name + "' takes " +
+                                   std::to_string(input_slots_.size()) + " inputs, got " +
+                                   std::to_string(inputs.size()));
   }
   std::vector<Tensor> env = constants_;
   for (size_t i = 0; i < inputs.size(); ++i) env[static_cast<size_t>(input_slots_[i])] = inputs[i];
   for (const auto& [slot, name] : free_slots_) {
     const Tensor* t = outer ? (*outer)(name) : nullptr;
-    if (t == nullptr) return Status::InvalidArgument("graph '" + graph_.name + "' reads undefined value '" + name + "'");
+    if (t == nullptr)
+      return Status::InvalidArgument("graph '" + graph_.name + "' reads undefined value '" + name +
+                                     "'");
     env[static_cast<size_t>(slot)] = *t;
   }
 
   // Subgraphs see this graph's values (and, through it, every enclosing scope).
   OuterLookup lookup = [&](const std::string& name) -> const Tensor* {
     auto it = slot_of_.find(name);
-    if (it != slot_of_.end() && env[static_cast<size_t>(it->second)].defined()) return &env[static_cast<size_t>(it->second)];
+    if (it != slot_of_.end() && env[static_cast<size_t>(it->second)].defined())
+      return &env[static_cast<size_t>(it->second)];
     return outer ? (*outer)(name) : nullptr;
   };
-  KernelContext::SubgraphRunner run_sub = [&](const Graph& g, const std::vector<Tensor>& in) -> Result<std::vector<Tensor>> {
+  KernelContext::SubgraphRunner run_sub =
+      [&](const Graph& g, const std::vector<Tensor>& in) -> Result<std::vector<Tensor>> {
     auto it = subgraphs_.find(&g);
-    if (it == subgraphs_.end()) return Status::Internal("subgraph '" + g.name + "' was not compiled");
+    if (it == subgraphs_.end())
+      return Status::Internal("subgraph '" + g.name + "' was not compiled");
     return it->second->Run(in, &lookup);
   };
 
@@ -137,16 +169,19 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
     for (int s : step.inputs) {
       const Tensor* t = s >= 0 ? &env[static_cast<size_t>(s)] : nullptr;
       if (t && !t->defined()) {
-        return Status::Internal(step.node->Label() + ": input '" + slot_names_[static_cast<size_t>(s)] + "' was not computed");
+        return Status::Internal(step.node->Label() + ": input '" +
+                                slot_names_[static_cast<size_t>(s)] + "' was not computed");
       }
       in_ptrs.push_back(t);
     }
     KernelContext ctx(*step.node, step.opset, in_ptrs, step.outputs.size(), pool_, run_sub);
+    ctx.set_constant_inputs(step.constant_inputs);
     Status st;
     try {
       st = step.kernel->run(ctx);
     } catch (const std::bad_alloc&) {
-      st = Status::RuntimeError(step.node->Label() + ": out of memory (or an output shape too large to allocate)");
+      st = Status::RuntimeError(step.node->Label() +
+                                ": out of memory (or an output shape too large to allocate)");
     } catch (const std::exception& e) {
       st = Status::RuntimeError(step.node->Label() + ": " + e.what());
     }
@@ -155,7 +190,8 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
       const int s = step.outputs[i];
       if (s < 0) continue;
       if (!ctx.output(i).defined()) {
-        return Status::Internal(step.node->Label() + ": kernel did not produce output " + std::to_string(i));
+        return Status::Internal(step.node->Label() + ": kernel did not produce output " +
+                                std::to_string(i));
       }
       env[static_cast<size_t>(s)] = std::move(ctx.output(i));
     }
@@ -165,7 +201,8 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
   outs.reserve(output_slots_.size());
   for (size_t i = 0; i < output_slots_.size(); ++i) {
     const Tensor& t = env[static_cast<size_t>(output_slots_[i])];
-    if (!t.defined()) return Status::Internal("graph output '" + graph_.outputs[i].name + "' was not computed");
+    if (!t.defined())
+      return Status::Internal("graph output '" + graph_.outputs[i].name + "' was not computed");
     outs.push_back(t);
   }
   return outs;

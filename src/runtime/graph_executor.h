@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backends/cpu/kernel.h"
@@ -24,11 +25,14 @@ class GraphExecutor {
   using OuterLookup = std::function<const Tensor*(const std::string&)>;
 
   // Fails naming the first node no kernel supports (with the backend's reason).
-  static Result<std::unique_ptr<GraphExecutor>> Create(const Graph& graph, const KernelRegistry& registry,
-                                                       ThreadPool* pool);
+  // outer_constants: names of enclosing-scope values that are model constants (for subgraphs).
+  static Result<std::unique_ptr<GraphExecutor>> Create(
+      const Graph& graph, const KernelRegistry& registry, ThreadPool* pool,
+      const std::unordered_set<std::string>& outer_constants = {});
 
   // inputs: one per graph.inputs, in order. Returns one tensor per graph.outputs.
-  Result<std::vector<Tensor>> Run(const std::vector<Tensor>& inputs, const OuterLookup* outer = nullptr);
+  Result<std::vector<Tensor>> Run(const std::vector<Tensor>& inputs,
+                                  const OuterLookup* outer = nullptr);
 
   const Graph& graph() const { return graph_; }
 
@@ -37,22 +41,27 @@ class GraphExecutor {
     const Node* node;
     const KernelEntry* kernel;
     int opset;
-    std::vector<int> inputs;   // slot per input, -1 when omitted
-    std::vector<int> outputs;  // slot per output, -1 when unwanted
-    std::vector<int> release;  // slots whose last reader is this step
+    std::vector<int> inputs;            // slot per input, -1 when omitted
+    std::vector<bool> constant_inputs;  // input is a model constant (see KernelContext)
+    std::vector<int> outputs;           // slot per output, -1 when unwanted
+    std::vector<int> release;           // slots whose last reader is this step
   };
 
   GraphExecutor(const Graph& g, ThreadPool* pool) : graph_(g), pool_(pool) {}
   Status Compile(const KernelRegistry& registry);
   int SlotOf(const std::string& name);
+  // Whether slot s always holds a model constant (own initializer or constant outer value).
+  bool IsConstantSlot(int s) const;
+  std::unordered_set<std::string> VisibleConstants() const;
 
   const Graph& graph_;
   ThreadPool* pool_;
   std::unordered_map<std::string, int> slot_of_;
   std::vector<std::string> slot_names_;
-  std::vector<Tensor> constants_;   // slot -> initializer (undefined for other slots)
+  std::vector<Tensor> constants_;  // slot -> initializer (undefined for other slots)
   std::vector<int> input_slots_, output_slots_;
   std::vector<std::pair<int, std::string>> free_slots_;  // outer-scope values
+  std::unordered_set<std::string> outer_constants_;      // enclosing-scope model constants
   std::vector<Step> steps_;
   std::unordered_map<const Graph*, std::unique_ptr<GraphExecutor>> subgraphs_;
 };
@@ -62,6 +71,7 @@ struct UnsupportedNode {
   std::string label;
   std::string reason;
 };
-std::vector<UnsupportedNode> FindUnsupportedNodes(const Graph& graph, const KernelRegistry& registry);
+std::vector<UnsupportedNode> FindUnsupportedNodes(const Graph& graph,
+                                                  const KernelRegistry& registry);
 
 }  // namespace trinity

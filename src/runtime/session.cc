@@ -28,7 +28,8 @@ namespace {
 
 Status Optimize(Graph& graph, ThreadPool* pool) {
   const KernelRegistry& reg = KernelRegistry::Cpu();
-  NodeEvaluator eval = [&](const Node& n, const std::vector<const Tensor*>& in) -> Result<std::vector<Tensor>> {
+  NodeEvaluator eval = [&](const Node& n,
+                           const std::vector<const Tensor*>& in) -> Result<std::vector<Tensor>> {
     const KernelEntry* k = reg.Find(n.op_type, n.domain);
     if (!k) return Status::Unsupported("no kernel");
     KernelContext ctx(n, graph.opset(n.domain), in, n.outputs.size(), pool,
@@ -41,7 +42,8 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
       return Status::RuntimeError(e.what());
     }
     for (size_t i = 0; i < n.outputs.size(); ++i)
-      if (!n.outputs[i].empty() && !ctx.output(i).defined()) return Status::Internal("missing output");
+      if (!n.outputs[i].empty() && !ctx.output(i).defined())
+        return Status::Internal("missing output");
     return std::move(ctx.outputs());
   };
   TRY_ASSIGN(int folded, FoldConstants(graph, eval));
@@ -50,6 +52,25 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   FuseConvActivation(graph);
   FuseMatMulAdd(graph);
   RemoveDeadNodes(graph);
+  // Bodies of If/Loop/Scan get the same treatment: their Constant nodes become initializers,
+  // so kernels see them as constants (and can cache prepared weights) instead of re-running
+  // them on every call. Subgraphs are shared with the Model, so each is copied first.
+  // Outer-scope values a body reads that are constants here become the body's own
+  // initializers, so constant chains that cross the boundary fold too.
+  for (Node& n : graph.nodes) {
+    for (auto& [_, a] : n.attrs) {
+      if (!a.g) continue;
+      a.g = std::make_shared<Graph>(*a.g);
+      for (const std::string& name : a.g->FreeValues()) {
+        auto it = graph.initializers.find(name);
+        bool is_input = false;
+        for (const auto& in : graph.inputs) is_input |= in.name == name;
+        if (it != graph.initializers.end() && !is_input)
+          a.g->initializers.emplace(name, it->second);
+      }
+      TRY_STATUS(Optimize(*a.g, pool));
+    }
+  }
   return Status::Ok();
 }
 
@@ -61,23 +82,27 @@ Result<std::unique_ptr<Session>> Session::Create(std::shared_ptr<const Model> mo
   if (options.device != "cpu") {
     std::string ids;
     for (const auto& d : ListDevices()) ids += (ids.empty() ? "" : ", ") + d.id;
-    return Status::NotFound("device '" + options.device + "' is not available (available: " + ids + ")");
+    return Status::NotFound("device '" + options.device + "' is not available (available: " + ids +
+                            ")");
   }
   if (options.num_threads < 0) return Status::InvalidArgument("num_threads must be >= 0");
   std::unique_ptr<Session> s(new Session(model, options));
-  const int threads = options.num_threads > 0 ? options.num_threads
-                                              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = options.num_threads > 0
+                          ? options.num_threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s->impl_->pool = std::make_unique<ThreadPool>(threads);
   s->impl_->graph = model->graph();
   // Refuse unsupported nodes before optimising, so errors name the model's own nodes.
   auto refused = FindUnsupportedNodes(s->impl_->graph, KernelRegistry::Cpu());
   if (!refused.empty()) {
     std::string msg = "device cpu cannot run " + std::to_string(refused.size()) + " node(s):";
-    for (size_t i = 0; i < refused.size() && i < 10; ++i) msg += "\n  " + refused[i].label + ": " + refused[i].reason;
+    for (size_t i = 0; i < refused.size() && i < 10; ++i)
+      msg += "\n  " + refused[i].label + ": " + refused[i].reason;
     return Status::Unsupported(msg);
   }
   if (options.optimize) TRY_STATUS(Optimize(s->impl_->graph, s->impl_->pool.get()));
-  TRY_ASSIGN(s->impl_->executor, GraphExecutor::Create(s->impl_->graph, KernelRegistry::Cpu(), s->impl_->pool.get()));
+  TRY_ASSIGN(s->impl_->executor,
+             GraphExecutor::Create(s->impl_->graph, KernelRegistry::Cpu(), s->impl_->pool.get()));
   for (const auto& [_, t] : s->impl_->graph.initializers) {
     const char* p = static_cast<const char*>(t.raw_data());
     if (p != nullptr && t.nbytes() > 0) s->impl_->constant_ranges.emplace_back(p, p + t.nbytes());
@@ -100,13 +125,15 @@ Result<std::map<std::string, Tensor>> Session::Run(const std::map<std::string, T
   ordered.reserve(declared.size());
   for (const auto& d : declared) {
     auto it = inputs.find(d.name);
-    if (it == inputs.end()) return Status::InvalidArgument("missing input '" + d.name + "' (" + d.Describe() + ")");
+    if (it == inputs.end())
+      return Status::InvalidArgument("missing input '" + d.name + "' (" + d.Describe() + ")");
     const Tensor& t = it->second;
     if (t.raw_data() == nullptr && t.numel() > 0) {
       return Status::InvalidArgument("input '" + d.name + "' has no host-readable data");
     }
     if ((d.dtype != DType::kUndefined && t.dtype() != d.dtype) || !d.shape.Matches(t.shape())) {
-      return Status::InvalidArgument("input '" + d.name + "': expected " + d.Describe() + ", got " + t.Describe());
+      return Status::InvalidArgument("input '" + d.name + "': expected " + d.Describe() + ", got " +
+                                     t.Describe());
     }
     ordered.push_back(t);
   }

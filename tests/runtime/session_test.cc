@@ -315,5 +315,89 @@ TEST(Session, OptimizationFusesNodesAndKeepsResults) {
   }
 }
 
+// If whose branches compute with Constant nodes and outer-scope constants: the session folds
+// those inside the bodies (on its own copy) and the results stay those of the plain graph.
+TEST(Session, FoldsConstantsInsideSubgraphsWithoutTouchingTheModel) {
+  auto branch = [](bool then_branch) {
+    auto g = std::make_shared<Graph>();
+    g->name = then_branch ? "then" : "else";
+    g->opsets[""] = 17;
+    g->outputs = {{"y", DType::kF32, Shape::FromConcrete({2, 3})}};
+    Attribute value;
+    value.kind = Attribute::Kind::kTensor;
+    value.t = F32({3}, {1.f, 2.f, 3.f});
+    g->nodes.push_back(MakeNode("Constant", {}, {"c"}, {{"value", value}}));
+    // axes and w live in the outer graph: constant chains cross the body boundary.
+    g->nodes.push_back(MakeNode("Unsqueeze", {"c", "axes"}, {"cu"}));
+    g->nodes.push_back(MakeNode(then_branch ? "Mul" : "Add", {"cu", "w"}, {"k"}));
+    g->nodes.push_back(MakeNode("Mul", {"x", "k"}, {"y"}));
+    return g;
+  };
+  Graph g;
+  g.name = "if_consts";
+  g.opsets[""] = 17;
+  g.inputs = {{"x", DType::kF32, Shape::FromConcrete({2, 3})},
+              {"cond", DType::kBool, Shape::FromConcrete({})}};
+  g.outputs = {{"y", DType::kF32, Shape::FromConcrete({2, 3})}};
+  g.initializers["axes"] = Tensor::FromVector<int64_t>(DType::kI64, {1}, {0});
+  g.initializers["w"] = F32({1, 3}, {0.5f, -1.f, 2.f});
+  Attribute then_attr, else_attr;
+  then_attr.kind = else_attr.kind = Attribute::Kind::kGraph;
+  then_attr.g = branch(true);
+  else_attr.g = branch(false);
+  g.nodes.push_back(
+      MakeNode("If", {"cond"}, {"y"}, {{"then_branch", then_attr}, {"else_branch", else_attr}}));
+  auto model = ToModel(std::move(g));
+  auto plain = NewSession(model, 1, /*optimize=*/false), folded = NewSession(model, 1, true);
+  ASSERT_TRUE(plain && folded);
+  const Tensor x = F32({2, 3}, {1, 2, 3, -1, -2, -3});
+  for (bool c : {true, false}) {
+    Tensor cond = Tensor::Empty(DType::kBool, {});
+    *cond.data<bool>() = c;
+    auto r1 = plain->Run({{"x", x}, {"cond", cond}});
+    auto r2 = folded->Run({{"x", x}, {"cond", cond}});
+    ASSERT_TRUE(r1.ok() && r2.ok()) << r1.status().ToString() << r2.status().ToString();
+    EXPECT_EQ(Values(r1->at("y")), Values(r2->at("y"))) << "cond " << c;
+  }
+  // The model's bodies still hold their Constant nodes: the session optimised copies.
+  EXPECT_EQ(model->graph().nodes[0].attr_graph("then_branch")->nodes.size(), 4u);
+}
+
+// LSTM caches its transposed weights when W and R are model constants. The cached path must
+// give the results of the uncached one (W and R fed as inputs), on every run.
+TEST(Session, LstmWithConstantWeightsMatchesWeightsFedAsInputs) {
+  std::mt19937 rng(21);
+  const int64_t seq = 3, batch = 2, in = 5, hidden = 4;
+  const Tensor w = RandomF32({1, 4 * hidden, in}, rng), r = RandomF32({1, 4 * hidden, hidden}, rng);
+  auto make = [&](bool constant_weights) {
+    Graph g;
+    g.name = constant_weights ? "lstm_const" : "lstm_inputs";
+    g.opsets[""] = 17;
+    g.inputs = {{"x", DType::kF32, Shape::FromConcrete({seq, batch, in})}};
+    if (constant_weights) {
+      g.initializers["w"] = w;
+      g.initializers["r"] = r;
+    } else {
+      g.inputs.push_back({"w", DType::kF32, Shape::FromConcrete(w.shape())});
+      g.inputs.push_back({"r", DType::kF32, Shape::FromConcrete(r.shape())});
+    }
+    g.outputs = {{"y", DType::kF32, Shape::FromConcrete({seq, 1, batch, hidden})}};
+    Attribute hs;
+    hs.kind = Attribute::Kind::kInt;
+    hs.i = hidden;
+    g.nodes.push_back(MakeNode("LSTM", {"x", "w", "r"}, {"y"}, {{"hidden_size", hs}}));
+    return ToModel(std::move(g));
+  };
+  auto cached = NewSession(make(true)), fed = NewSession(make(false));
+  ASSERT_TRUE(cached && fed);
+  for (int run = 0; run < 3; ++run) {
+    const Tensor x = RandomF32({seq, batch, in}, rng);
+    auto a = cached->Run({{"x", x}});
+    auto b = fed->Run({{"x", x}, {"w", w}, {"r", r}});
+    ASSERT_TRUE(a.ok() && b.ok()) << a.status().ToString() << b.status().ToString();
+    EXPECT_EQ(Values(a->at("y")), Values(b->at("y"))) << "run " << run;
+  }
+}
+
 }  // namespace
 }  // namespace trinity

@@ -28,9 +28,15 @@ struct SupportQuery {
   // The value of each input that is a constant of the model (an initializer), else nullptr.
   // Lets a backend accept, say, a Dropout whose training_mode is a constant false.
   std::vector<const Tensor*> constant_inputs;
-  const Tensor* constant_input(size_t i) const { return i < constant_inputs.size() ? constant_inputs[i] : nullptr; }
-  DType input_type(size_t i) const { return i < input_types.size() ? input_types[i] : DType::kUndefined; }
-  DType output_type(size_t i) const { return i < output_types.size() ? output_types[i] : DType::kUndefined; }
+  const Tensor* constant_input(size_t i) const {
+    return i < constant_inputs.size() ? constant_inputs[i] : nullptr;
+  }
+  DType input_type(size_t i) const {
+    return i < input_types.size() ? input_types[i] : DType::kUndefined;
+  }
+  DType output_type(size_t i) const {
+    return i < output_types.size() ? output_types[i] : DType::kUndefined;
+  }
 };
 
 // Either "yes" or "no, because ...".
@@ -48,8 +54,12 @@ class KernelContext {
 
   KernelContext(const Node& node, int opset, std::vector<const Tensor*> inputs, size_t num_outputs,
                 ThreadPool* pool, SubgraphRunner run_subgraph)
-      : node_(node), opset_(opset), inputs_(std::move(inputs)), outputs_(num_outputs),
-        pool_(pool), run_subgraph_(std::move(run_subgraph)) {}
+      : node_(node),
+        opset_(opset),
+        inputs_(std::move(inputs)),
+        outputs_(num_outputs),
+        pool_(pool),
+        run_subgraph_(std::move(run_subgraph)) {}
 
   const Node& node() const { return node_; }
   int opset() const { return opset_; }
@@ -68,6 +78,14 @@ class KernelContext {
   Tensor& output(size_t i) { return outputs_[i]; }
   std::vector<Tensor>& outputs() { return outputs_; }
 
+  // True when input i is a constant of the model (an initializer or folded value): its bytes
+  // never change while the session lives, so kernels may cache work derived from it (packed
+  // or transposed weights) keyed by its address. Set by the executor; false by default.
+  bool input_is_constant(size_t i) const {
+    return i < constant_inputs_.size() && constant_inputs_[i];
+  }
+  void set_constant_inputs(std::vector<bool> flags) { constant_inputs_ = std::move(flags); }
+
   ThreadPool& pool() const { return *pool_; }
   // Runs a subgraph (If/Loop/Scan bodies) with the given inputs; outer-scope values resolve
   // to the enclosing graph's values.
@@ -76,14 +94,19 @@ class KernelContext {
   }
 
   // An error that names the node: "Conv 'conv1': <msg>".
-  Status Error(const std::string& msg) const { return Status::InvalidArgument(node_.Label() + ": " + msg); }
-  Status Unsupported(const std::string& msg) const { return Status::Unsupported(node_.Label() + ": " + msg); }
+  Status Error(const std::string& msg) const {
+    return Status::InvalidArgument(node_.Label() + ": " + msg);
+  }
+  Status Unsupported(const std::string& msg) const {
+    return Status::Unsupported(node_.Label() + ": " + msg);
+  }
 
  private:
   const Node& node_;
   int opset_;
   std::vector<const Tensor*> inputs_;
   std::vector<Tensor> outputs_;
+  std::vector<bool> constant_inputs_;
   ThreadPool* pool_;
   SubgraphRunner run_subgraph_;
 };
@@ -114,12 +137,12 @@ class KernelRegistry {
 };
 
 // One call per op family; each is defined in its ops_<family>.cc.
-void RegisterElementwiseOps(KernelRegistry& r);   // ops_elementwise.cc
-void RegisterShapeOps(KernelRegistry& r);         // ops_shape.cc (tensor manipulation)
-void RegisterReductionOps(KernelRegistry& r);     // ops_reduction.cc (reduce, softmax, norms)
-void RegisterNnOps(KernelRegistry& r);            // ops_nn.cc (conv, gemm, pooling: XNNPACK)
-void RegisterControlFlowOps(KernelRegistry& r);   // ops_control_flow.cc (If, Loop, Scan)
-void RegisterMiscOps(KernelRegistry& r);          // ops_misc.cc (RNNs, signal, quantization...)
+void RegisterElementwiseOps(KernelRegistry& r);  // ops_elementwise.cc
+void RegisterShapeOps(KernelRegistry& r);        // ops_shape.cc (tensor manipulation)
+void RegisterReductionOps(KernelRegistry& r);    // ops_reduction.cc (reduce, softmax, norms)
+void RegisterNnOps(KernelRegistry& r);           // ops_nn.cc (conv, gemm, pooling: XNNPACK)
+void RegisterControlFlowOps(KernelRegistry& r);  // ops_control_flow.cc (If, Loop, Scan)
+void RegisterMiscOps(KernelRegistry& r);         // ops_misc.cc (RNNs, signal, quantization...)
 
 // Helpers shared by kernels.
 // Normalises a possibly negative axis against rank; fails naming the node when out of range.
@@ -135,6 +158,7 @@ Result<std::vector<int64_t>> BroadcastShapes(const KernelContext& ctx,
 DType DTypeFromOnnxCode(int64_t code);
 // Row-major strides of a shape, and strides of `in` broadcast to `out` (0 on broadcast dims).
 std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape);
-std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in, const std::vector<int64_t>& out);
+std::vector<int64_t> BroadcastStrides(const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& out);
 
 }  // namespace trinity

@@ -8,7 +8,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backends/cpu/ops_misc_internal.h"
@@ -240,12 +244,10 @@ struct RnnParams {
 // One direction of the recurrence. x is time-major [seq, batch, input] in compute type.
 template <class C>
 void RunDirection(KernelContext& ctx, const RnnParams& p, int d, const std::vector<C>& x,
-                  const std::vector<C>& w, const std::vector<C>& r, const std::vector<C>& bias,
+                  const std::vector<C>& wt, const std::vector<C>& rt, const std::vector<C>& bias,
                   const std::vector<C>& peep, std::vector<C>& h, std::vector<C>& c, C* y) {
   const RnnDims& dm = p.dm;
   const int64_t H = dm.hidden, G = GateCount(p.kind), GH = G * H;
-  const std::vector<C> wt = Transpose(w.data() + d * GH * dm.input, GH, dm.input);
-  const std::vector<C> rt = Transpose(r.data() + d * GH * H, GH, H);
   // Biases folded into the input projection: all of Wb, and Rb except GRU's hidden gate with
   // linear_before_reset (there Rbh sits inside r * (...)).
   std::vector<C> xb(static_cast<size_t>(GH), C(0)), rbh(static_cast<size_t>(H), C(0));
@@ -370,6 +372,51 @@ void RunDirection(KernelContext& ctx, const RnnParams& p, int d, const std::vect
   }
 }
 
+// W and R of every direction, transposed to [input, gates*H] and [H, gates*H] in compute type.
+template <class C>
+struct PreparedWeights {
+  std::vector<std::vector<C>> wt, rt;
+  Tensor keep_w, keep_r;  // hold the source bytes so their addresses stay theirs
+};
+
+template <class C>
+std::shared_ptr<const PreparedWeights<C>> PrepareWeights(const Tensor& w, const Tensor& r,
+                                                         const RnnDims& dm, int64_t gh) {
+  auto pw = std::make_shared<PreparedWeights<C>>();
+  const std::vector<C> wv = misc::ToComputeVector<C>(w);
+  const std::vector<C> rv = misc::ToComputeVector<C>(r);
+  for (int64_t d = 0; d < dm.num_dir; ++d) {
+    pw->wt.push_back(Transpose(wv.data() + d * gh * dm.input, gh, dm.input));
+    pw->rt.push_back(Transpose(rv.data() + d * gh * dm.hidden, gh, dm.hidden));
+  }
+  pw->keep_w = w;
+  pw->keep_r = r;
+  return pw;
+}
+
+// Transposing the weights costs as much as a whole step of a streaming model (Silero VAD runs
+// one step per call), so for constant weights the prepared copy is cached across runs, keyed
+// by node and weight addresses (constants never change while their session lives).
+template <class C>
+std::shared_ptr<const PreparedWeights<C>> CachedWeights(const KernelContext& ctx, const RnnDims& dm,
+                                                        int64_t gh) {
+  const Tensor& w = *ctx.input(1);
+  const Tensor& r = *ctx.input(2);
+  if (!ctx.input_is_constant(1) || !ctx.input_is_constant(2))
+    return PrepareWeights<C>(w, r, dm, gh);
+  using Key = std::tuple<const void*, const void*, const void*, size_t>;
+  static std::mutex mu;
+  static std::map<Key, std::shared_ptr<const PreparedWeights<C>>> cache;
+  const Key key{&ctx.node(), w.raw_data(), r.raw_data(), static_cast<size_t>(dm.num_dir)};
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() >= 256) cache.clear();  // bounded: sessions come and go
+  auto pw = PrepareWeights<C>(w, r, dm, gh);
+  cache.emplace(key, pw);
+  return pw;
+}
+
 template <class T>
 Status RunRnnTyped(KernelContext& ctx, RnnParams& p) {
   using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
@@ -387,8 +434,7 @@ Status RunRnnTyped(KernelContext& ctx, RnnParams& p) {
   } else {
     x = std::move(xin);
   }
-  const std::vector<C> w = misc::ToComputeVector<C>(*ctx.input(1));
-  const std::vector<C> r = misc::ToComputeVector<C>(*ctx.input(2));
+  const auto weights = CachedWeights<C>(ctx, dm, GateCount(p.kind) * H);
   const std::vector<C> bias =
       ctx.has_input(3) ? misc::ToComputeVector<C>(*ctx.input(3)) : std::vector<C>();
   const std::vector<C> h0 =
@@ -411,7 +457,9 @@ Status RunRnnTyped(KernelContext& ctx, RnnParams& p) {
     std::vector<C> h(static_cast<size_t>(dm.batch * H), C(0)), c(h.size(), C(0));
     if (!h0.empty()) LoadState(h0, dm, d, h);
     if (!c0.empty()) LoadState(c0, dm, d, c);
-    RunDirection<C>(ctx, p, d, x, w, r, bias, peep, h, c, y.empty() ? nullptr : y.data());
+    RunDirection<C>(ctx, p, d, x, weights->wt[static_cast<size_t>(d)],
+                    weights->rt[static_cast<size_t>(d)], bias, peep, h, c,
+                    y.empty() ? nullptr : y.data());
     for (int64_t b = 0; b < dm.batch; ++b) {
       std::copy_n(h.begin() + b * H, H, yh.begin() + StateIndex(dm, d, b));
       std::copy_n(c.begin() + b * H, H, yc.begin() + StateIndex(dm, d, b));

@@ -164,13 +164,14 @@ uint64_t HashBytes(const void* data, size_t n) {
 void AppendKey(std::string* key, int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); }
 
 // Appends the identity of a weight tensor to the key; true when it must be kept alive.
-bool AppendWeightIdentity(std::string* key, const Tensor* t) {
+bool AppendWeightIdentity(std::string* key, const Tensor* t, bool is_constant) {
   if (t == nullptr) {
     AppendKey(key, 0);
     return false;
   }
   AppendKey(key, reinterpret_cast<int64_t>(t->raw_data()));
-  const bool immutable = t->buffer() && t->buffer()->domain() == MemoryDomain::kMappedFile;
+  const bool immutable =
+      is_constant || (t->buffer() && t->buffer()->domain() == MemoryDomain::kMappedFile);
   AppendKey(key, immutable ? 0 : static_cast<int64_t>(HashBytes(t->raw_data(), t->nbytes())));
   return immutable;
 }

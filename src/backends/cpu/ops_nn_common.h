@@ -54,9 +54,14 @@ class XnnOpCache {
 };
 uint64_t HashBytes(const void* data, size_t n);
 void AppendKey(std::string* key, int64_t v);
-// Appends the identity of a weight tensor (address, and a content hash unless it is an
-// immutable mapped file) to the key; true when the cache entry must keep the tensor alive.
-bool AppendWeightIdentity(std::string* key, const Tensor* t);
+// Appends the identity of a weight tensor (address, and a content hash unless it is immutable:
+// a model constant or a mapped file) to the key; true when the cache entry must keep the tensor
+// alive (so its address cannot be reused by other bytes while the entry exists).
+bool AppendWeightIdentity(std::string* key, const Tensor* t, bool is_constant);
+// Whether t is the kernel's input i and that input is a model constant.
+inline bool IsConstantInput(const KernelContext& ctx, const Tensor* t, size_t i) {
+  return t != nullptr && t == ctx.input(i) && ctx.input_is_constant(i);
+}
 
 // C = alpha * op(A) * op(B) + beta * C for row-major f32 matrices; op(A) is M x K, op(B) is
 // K x N. With beta == 0, C is not read (so NaNs in it do not leak). Parallel on `pool`

@@ -275,8 +275,8 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
   std::memcpy(&bounds[1], &s.out_max, 4);
   AppendKey(&key, static_cast<int64_t>(bounds[0]));
   AppendKey(&key, static_cast<int64_t>(bounds[1]));
-  const bool keep_w = AppendWeightIdentity(&key, &w);
-  const bool keep_b = AppendWeightIdentity(&key, b);
+  const bool keep_w = AppendWeightIdentity(&key, &w, IsConstantInput(ctx, &w, 1));
+  const bool keep_b = AppendWeightIdentity(&key, b, IsConstantInput(ctx, b, 2));
   std::shared_ptr<CachedXnnOp> entry = XnnOpCache::Get().Find(key);
   if (entry == nullptr) {
     // XNNPACK wants [group][ocg][kh][kw][icg]; ONNX W is [group*ocg][icg][kh][kw].
@@ -639,8 +639,8 @@ bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, co
   for (size_t i = 0; i < 2; ++i)
     for (int j = 1; j < 6; ++j) AppendKey(&key, v[i][j]);
   for (int64_t e : {s.group, s.icg, s.ocg}) AppendKey(&key, e);
-  const bool keep_w = AppendWeightIdentity(&key, &w);
-  const bool keep_b = AppendWeightIdentity(&key, b);
+  const bool keep_w = AppendWeightIdentity(&key, &w, IsConstantInput(ctx, &w, 1));
+  const bool keep_b = AppendWeightIdentity(&key, b, IsConstantInput(ctx, b, 2));
   std::shared_ptr<CachedXnnOp> entry = XnnOpCache::Get().Find(key);
   if (entry == nullptr) {
     // XNNPACK wants [group][ocg][kh][kw][icg]; ONNX W is [group*icg][ocg][kh][kw].

@@ -251,7 +251,7 @@ bool FcXnnpack(KernelContext& ctx, const float* a, int64_t rows, int64_t k, cons
   std::string key;
   AppendKey(&key, reinterpret_cast<int64_t>(&ctx.node()));
   for (int64_t v : {int64_t{0x46430000}, k, n, int64_t{tb}}) AppendKey(&key, v);
-  const bool keep = AppendWeightIdentity(&key, &b);
+  const bool keep = AppendWeightIdentity(&key, &b, IsConstantInput(ctx, &b, 1));
   std::shared_ptr<CachedXnnOp> entry = XnnOpCache::Get().Find(key);
   if (entry == nullptr) {
     auto made = std::make_shared<CachedXnnOp>();
