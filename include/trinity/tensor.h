@@ -1,6 +1,7 @@
 // Tensor: a typed, shaped view of bytes in a Buffer. Copying a Tensor shares its bytes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -27,7 +28,8 @@ class Tensor {
   template <class T>
   static Tensor FromVector(DType dtype, std::vector<int64_t> shape, const std::vector<T>& values) {
     Tensor t = Empty(dtype, std::move(shape));
-    std::memcpy(t.raw_data(), values.data(), std::min(t.nbytes(), values.size() * sizeof(T)));
+    const size_t bytes = std::min(t.nbytes(), values.size() * sizeof(T));
+    if (bytes > 0) std::memcpy(t.raw_data(), values.data(), bytes);  // empty vectors: no pointer
     return t;
   }
 
