@@ -40,23 +40,46 @@ std::string FreshName(const Graph& g, const std::string& base) {
   return name;
 }
 
+// Pairs a node with the node that produces one of its inputs, and removes the nodes a fusion
+// absorbed once the pass is done (so indices stay valid while it runs).
+class PairFuser {
+ public:
+  explicit PairFuser(Graph& g) : graph_(g), dead_(g.nodes.size(), false) {
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const auto& o : g.nodes[i].outputs) producer_[o] = i;
+  }
+  // The live node producing `value`, or nullptr.
+  Node* Producer(const std::string& value) {
+    auto it = producer_.find(value);
+    return it == producer_.end() || dead_[it->second] ? nullptr : &graph_.nodes[it->second];
+  }
+  void Absorb(size_t node_index) { dead_[node_index] = true; }
+  ~PairFuser() {
+    std::vector<Node> kept;
+    for (size_t i = 0; i < graph_.nodes.size(); ++i)
+      if (!dead_[i]) kept.push_back(std::move(graph_.nodes[i]));
+    graph_.nodes = std::move(kept);
+  }
+
+ private:
+  Graph& graph_;
+  std::vector<bool> dead_;
+  std::unordered_map<std::string, size_t> producer_;
+};
+
 }  // namespace
 
 int FuseConvBatchNorm(Graph& graph) {
   UseCounts uses(graph);
-  std::unordered_map<std::string, size_t> producer;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
-
+  PairFuser fuser(graph);
   int fused = 0;
-  std::vector<bool> dead(graph.nodes.size(), false);
   for (size_t bi = 0; bi < graph.nodes.size(); ++bi) {
     Node& bn = graph.nodes[bi];
     if (bn.op_type != "BatchNormalization" || !bn.domain.empty() || bn.inputs.size() != 5) continue;
     if (bn.attr_int("training_mode", 0) != 0 || bn.outputs.size() > 1) continue;
-    auto p = producer.find(bn.inputs[0]);
-    if (p == producer.end()) continue;
-    Node& conv = graph.nodes[p->second];
+    Node* conv_ptr = fuser.Producer(bn.inputs[0]);
+    if (!conv_ptr) continue;
+    Node& conv = *conv_ptr;
     if (conv.op_type != "Conv" || !conv.domain.empty() || uses[conv.outputs[0]] != 1) continue;
     const Tensor* w = ConstF32(graph, conv.inputs.size() > 1 ? conv.inputs[1] : "");
     const Tensor* b = conv.inputs.size() > 2 ? ConstF32(graph, conv.inputs[2]) : nullptr;
@@ -92,30 +115,23 @@ int FuseConvBatchNorm(Graph& graph) {
     conv.inputs[1] = wn;
     conv.inputs[2] = bname;
     conv.outputs[0] = bn.outputs[0];
-    dead[bi] = true;
+    fuser.Absorb(bi);
     ++fused;
   }
-  std::vector<Node> kept;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
-  graph.nodes = std::move(kept);
   return fused;
 }
 
 int FuseMatMulAdd(Graph& graph) {
   UseCounts uses(graph);
-  std::unordered_map<std::string, size_t> producer;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
+  PairFuser fuser(graph);
   int fused = 0;
-  std::vector<bool> dead(graph.nodes.size(), false);
   for (size_t ai = 0; ai < graph.nodes.size(); ++ai) {
     Node& add = graph.nodes[ai];
     if (add.op_type != "Add" || !add.domain.empty() || add.inputs.size() != 2) continue;
     for (int side = 0; side < 2; ++side) {
-      auto p = producer.find(add.inputs[static_cast<size_t>(side)]);
-      if (p == producer.end() || dead[p->second]) continue;
-      Node& mm = graph.nodes[p->second];
+      Node* mm_ptr = fuser.Producer(add.inputs[static_cast<size_t>(side)]);
+      if (!mm_ptr) continue;
+      Node& mm = *mm_ptr;
       if (mm.op_type != "MatMul" || !mm.domain.empty() || uses[mm.outputs[0]] != 1) continue;
       const Tensor* w = ConstF32(graph, mm.inputs[1]);
       const Tensor* bias = ConstF32(graph, add.inputs[static_cast<size_t>(1 - side)]);
@@ -132,15 +148,11 @@ int FuseMatMulAdd(Graph& graph) {
       mm.op_type = "Gemm";
       mm.inputs = {mm.inputs[0], mm.inputs[1], add.inputs[static_cast<size_t>(1 - side)]};
       mm.outputs = add.outputs;
-      dead[ai] = true;
+      fuser.Absorb(ai);
       ++fused;
       break;
     }
   }
-  std::vector<Node> kept;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
-  graph.nodes = std::move(kept);
   return fused;
 }
 
@@ -162,17 +174,16 @@ bool ConstScalar(const Graph& g, const Node& n, size_t input, float* out) {
 
 int FuseConvActivation(Graph& graph) {
   UseCounts uses(graph);
-  std::unordered_map<std::string, size_t> producer;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& o : graph.nodes[i].outputs) producer[o] = i;
+  PairFuser fuser(graph);
   int fused = 0;
-  std::vector<bool> dead(graph.nodes.size(), false);
   for (size_t ai = 0; ai < graph.nodes.size(); ++ai) {
     const Node& act = graph.nodes[ai];
-    if (!act.domain.empty() || act.inputs.empty() || (act.op_type != "Relu" && act.op_type != "Clip")) continue;
-    auto p = producer.find(act.inputs[0]);
-    if (p == producer.end() || dead[p->second]) continue;
-    Node& conv = graph.nodes[p->second];
+    if (!act.domain.empty() || act.inputs.empty() ||
+        (act.op_type != "Relu" && act.op_type != "Clip"))
+      continue;
+    Node* conv_ptr = fuser.Producer(act.inputs[0]);
+    if (!conv_ptr) continue;
+    Node& conv = *conv_ptr;
     if (conv.op_type != "Conv" || !conv.domain.empty() || uses[conv.outputs[0]] != 1 ||
         conv.has_attr(kFusedMinAttr)) {
       continue;
@@ -197,13 +208,9 @@ int FuseConvActivation(Graph& graph) {
     conv.attrs[kFusedMinAttr] = amin;
     conv.attrs[kFusedMaxAttr] = amax;
     conv.outputs[0] = act.outputs[0];
-    dead[ai] = true;
+    fuser.Absorb(ai);
     ++fused;
   }
-  std::vector<Node> kept;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    if (!dead[i]) kept.push_back(std::move(graph.nodes[i]));
-  graph.nodes = std::move(kept);
   return fused;
 }
 
