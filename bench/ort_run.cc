@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "trinity/trinity.h"
 
 namespace {
@@ -135,58 +136,9 @@ DType FromOrt(ONNXTensorElementDataType t) {
   return DType::kUndefined;
 }
 
-std::string SanitizeFileName(const std::string& name) {
-  std::string out = name;
-  for (char& c : out) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) c = '_';
-  }
-  return out;
-}
-
-// "f32[1,2] min -0.5 max 1.2 mean 0.3", as `trinity run` prints.
-std::string SummarizeTensor(const Tensor& t) {
-  std::string s = t.Describe();
-  if (t.numel() == 0 || t.raw_data() == nullptr) return s;
-  double lo = INFINITY, hi = -INFINITY, sum = 0;
-  auto add = [&](double v) {
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-    sum += v;
-  };
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    switch (t.dtype()) {
-      case DType::kF32:
-        add(t.data<float>()[i]);
-        break;
-      case DType::kF64:
-        add(t.data<double>()[i]);
-        break;
-      case DType::kI64:
-        add(static_cast<double>(t.data<int64_t>()[i]));
-        break;
-      case DType::kI32:
-        add(t.data<int32_t>()[i]);
-        break;
-      case DType::kU8:
-        add(t.data<uint8_t>()[i]);
-        break;
-      case DType::kI8:
-        add(t.data<int8_t>()[i]);
-        break;
-      case DType::kBool:
-        add(t.data<bool>()[i]);
-        break;
-      default:
-        return s;
-    }
-  }
-  char buf[128];
-  std::snprintf(buf, sizeof buf, " min %.4g max %.4g mean %.4g", lo, hi,
-                sum / static_cast<double>(t.numel()));
-  return s + buf;
-}
+// Output names and summaries exactly as `trinity run` makes them (shared code, tools/trinity).
+using trinity::cli::SanitizeFileName;
+using trinity::cli::SummarizeTensor;
 
 double Percentile(std::vector<double> v, double p) {
   std::sort(v.begin(), v.end());
