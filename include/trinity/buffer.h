@@ -37,6 +37,9 @@ class Buffer {
 
   // 64-byte aligned host memory, zero-filled. Fails (does not throw) on allocation failure.
   static Result<std::shared_ptr<Buffer>> AllocateHost(size_t bytes);
+  // Like AllocateHost without the zero fill, for producers that write every byte. Freed host
+  // blocks are cached and reused, so the contents are whatever was there before.
+  static Result<std::shared_ptr<Buffer>> AllocateHostUninitialized(size_t bytes);
   // memfd-backed host memory that can be mapped by another process via shareable_fd().
   static Result<std::shared_ptr<Buffer>> AllocateHostShared(size_t bytes, const std::string& name);
   // Maps a whole file read-only. The mapping lives as long as the buffer.

@@ -22,8 +22,11 @@ class Tensor {
 
   // A new zero-filled host tensor. Fails on a negative dim, overflow or allocation failure.
   static Result<Tensor> Create(DType dtype, std::vector<int64_t> shape);
-  // Like Create but throws std::bad_alloc on failure; for kernels, whose caller catches it.
+  // A new host tensor whose contents are unspecified (not zeroed), for code that writes every
+  // element. Throws std::bad_alloc on failure; for kernels, whose caller catches it.
   static Tensor Empty(DType dtype, std::vector<int64_t> shape);
+  // Like Empty, zero-filled.
+  static Tensor Zeros(DType dtype, std::vector<int64_t> shape);
   // A host tensor holding a copy of `values` (size must equal the shape's element count).
   template <class T>
   static Tensor FromVector(DType dtype, std::vector<int64_t> shape, const std::vector<T>& values) {

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <new>
 
+#include "core/host_memory_pool.h"
+
 namespace trinity {
 
 const char* memory_domain_name(MemoryDomain d) {
@@ -28,7 +30,7 @@ namespace {
 class HostBuffer final : public Buffer {
  public:
   HostBuffer(void* p, size_t n) : p_(p), n_(n) {}
-  ~HostBuffer() override { std::free(p_); }
+  ~HostBuffer() override { HostMemoryPool::Instance().Free(p_, n_); }
   MemoryDomain domain() const override { return MemoryDomain::kHost; }
   void* data() override { return p_; }
   size_t size() const override { return n_; }
@@ -76,15 +78,36 @@ class SliceBuffer final : public Buffer {
 
 }  // namespace
 
-Result<std::shared_ptr<Buffer>> Buffer::AllocateHost(size_t bytes) {
-  const size_t rounded = ((bytes == 0 ? 1 : bytes) + 63) / 64 * 64;
-  if (rounded < bytes) return Status::RuntimeError("allocation of " + std::to_string(bytes) + " bytes overflows");
-  void* p = std::aligned_alloc(64, rounded);
+namespace {
+
+// TRINITY_POISON_UNINITIALIZED=1 fills uninitialised allocations with 0xFF bytes (NaN as
+// floats, -1 as integers), so a kernel that reads an output it never wrote shows up in tests.
+bool PoisonUninitialized() {
+  static const bool on = [] {
+    const char* v = std::getenv("TRINITY_POISON_UNINITIALIZED");
+    return v != nullptr && v[0] == '1';
+  }();
+  return on;
+}
+
+Result<std::shared_ptr<Buffer>> AllocateHostBlock(size_t bytes, bool zero) {
+  void* p = HostMemoryPool::Instance().Allocate(bytes);
   if (p == nullptr) {
     return Status::RuntimeError("out of memory allocating " + std::to_string(bytes) + " bytes");
   }
-  std::memset(p, 0, rounded);
+  if (zero) std::memset(p, 0, bytes);
+  else if (PoisonUninitialized()) std::memset(p, 0xFF, bytes);
   return std::shared_ptr<Buffer>(std::make_shared<HostBuffer>(p, bytes));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Buffer>> Buffer::AllocateHost(size_t bytes) {
+  return AllocateHostBlock(bytes, /*zero=*/true);
+}
+
+Result<std::shared_ptr<Buffer>> Buffer::AllocateHostUninitialized(size_t bytes) {
+  return AllocateHostBlock(bytes, /*zero=*/false);
 }
 
 Result<std::shared_ptr<Buffer>> Buffer::AllocateHostShared(size_t bytes, const std::string& name) {

@@ -13,7 +13,9 @@ Tensor::Tensor(DType dtype, std::vector<int64_t> shape, std::shared_ptr<Buffer> 
   if (numel_ < 0) numel_ = 0;
 }
 
-Result<Tensor> Tensor::Create(DType dtype, std::vector<int64_t> shape) {
+namespace {
+
+Result<Tensor> CreateHost(DType dtype, std::vector<int64_t> shape, bool zero) {
   const int64_t n = shape_numel(shape);
   if (n < 0) return Status::InvalidArgument("invalid tensor shape " + shape_to_string(shape));
   const size_t esz = dtype_size(dtype);
@@ -22,12 +24,26 @@ Result<Tensor> Tensor::Create(DType dtype, std::vector<int64_t> shape) {
     return Status::RuntimeError("tensor " + shape_to_string(shape) + " of " + dtype_name(dtype) +
                                 " is larger than 1 TiB");
   }
-  TRY_ASSIGN(auto buf, Buffer::AllocateHost(static_cast<size_t>(n) * esz));
+  const size_t bytes = static_cast<size_t>(n) * esz;
+  TRY_ASSIGN(auto buf,
+             zero ? Buffer::AllocateHost(bytes) : Buffer::AllocateHostUninitialized(bytes));
   return Tensor(dtype, std::move(shape), std::move(buf));
 }
 
+}  // namespace
+
+Result<Tensor> Tensor::Create(DType dtype, std::vector<int64_t> shape) {
+  return CreateHost(dtype, std::move(shape), /*zero=*/true);
+}
+
 Tensor Tensor::Empty(DType dtype, std::vector<int64_t> shape) {
-  auto r = Create(dtype, std::move(shape));
+  auto r = CreateHost(dtype, std::move(shape), /*zero=*/false);
+  if (!r.ok()) throw std::bad_alloc();
+  return std::move(r).value();
+}
+
+Tensor Tensor::Zeros(DType dtype, std::vector<int64_t> shape) {
+  auto r = CreateHost(dtype, std::move(shape), /*zero=*/true);
   if (!r.ok()) throw std::bad_alloc();
   return std::move(r).value();
 }

@@ -34,6 +34,16 @@ inline constexpr char kFusedMinAttr[] = "trinity.fused_min";
 inline constexpr char kFusedMaxAttr[] = "trinity.fused_max";
 int FuseConvActivation(Graph& graph);
 
+// Rewrites f32 2-D convolution chains to run in NHWC, the layout XNNPACK computes in, so that
+// a chain of convolutions, activations, elementwise ops, pooling, Concat, Pad and Resize pays
+// for one layout transpose where it starts and one where it ends instead of two per Conv.
+// Rewritten nodes carry kLayoutAttr = kLayoutNhwc; their inputs and outputs are NHWC values
+// named "<value>@nhwc"; Transpose nodes convert at the chain's borders and constants that a
+// rewritten node reads are stored permuted. Returns the number of nodes rewritten.
+inline constexpr char kLayoutAttr[] = "trinity.layout";
+inline constexpr char kLayoutNhwc[] = "NHWC";
+int ConvertToNhwc(Graph& graph);
+
 // Removes nodes whose outputs nobody reads. Returns the number removed.
 int RemoveDeadNodes(Graph& graph);
 

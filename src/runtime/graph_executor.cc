@@ -1,5 +1,10 @@
 #include "runtime/graph_executor.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <new>
 
 namespace trinity {
@@ -48,9 +53,32 @@ Result<std::unique_ptr<GraphExecutor>> GraphExecutor::Create(
     const Graph& graph, const KernelRegistry& registry, ThreadPool* pool,
     const std::unordered_set<std::string>& outer_constants) {
   std::unique_ptr<GraphExecutor> ex(new GraphExecutor(graph, pool));
+  const char* prof = std::getenv("TRINITY_PROFILE");
+  ex->profile_ = prof != nullptr && prof[0] == '1';
   ex->outer_constants_ = outer_constants;
   TRY_STATUS(ex->Compile(registry));
   return ex;
+}
+
+GraphExecutor::~GraphExecutor() {
+  if (!profile_ || runs_ == 0) return;
+  std::map<std::string, std::pair<double, int>> by_op;
+  double total = 0;
+  for (size_t i = 0; i < steps_.size(); ++i) {
+    auto& e = by_op[steps_[i].node->op_type];
+    e.first += step_seconds_[i];
+    e.second += 1;
+    total += step_seconds_[i];
+  }
+  std::vector<std::pair<std::string, std::pair<double, int>>> rows(by_op.begin(), by_op.end());
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.second.first > b.second.first; });
+  std::fprintf(stderr, "profile of graph '%s': %lld run(s), %.4f ms per run in %zu steps\n",
+               graph_.name.c_str(), static_cast<long long>(runs_), 1e3 * total / runs_,
+               steps_.size());
+  for (const auto& [op, e] : rows)
+    std::fprintf(stderr, "  %-24s %4d nodes %9.4f ms/run %5.1f%%\n", op.c_str(), e.second,
+                 1e3 * e.first / runs_, total > 0 ? 100 * e.first / total : 0.0);
 }
 
 bool GraphExecutor::IsConstantSlot(int s) const {
@@ -164,7 +192,13 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
   };
 
   std::vector<const Tensor*> in_ptrs;
-  for (const Step& step : steps_) {
+  if (profile_) {
+    step_seconds_.resize(steps_.size());
+    ++runs_;
+  }
+  for (size_t si = 0; si < steps_.size(); ++si) {
+    const Step& step = steps_[si];
+    const auto t0 = profile_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
     in_ptrs.clear();
     for (int s : step.inputs) {
       const Tensor* t = s >= 0 ? &env[static_cast<size_t>(s)] : nullptr;
@@ -196,6 +230,9 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
       env[static_cast<size_t>(s)] = std::move(ctx.output(i));
     }
     for (int s : step.release) env[static_cast<size_t>(s)] = Tensor();
+    if (profile_)
+      step_seconds_[si] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   std::vector<Tensor> outs;
   outs.reserve(output_slots_.size());

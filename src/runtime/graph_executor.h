@@ -36,6 +36,10 @@ class GraphExecutor {
 
   const Graph& graph() const { return graph_; }
 
+  // With TRINITY_PROFILE=1 in the environment, every step is timed and the destructor prints
+  // time per op type to stderr (a developer aid for finding where a model spends its time).
+  ~GraphExecutor();
+
  private:
   struct Step {
     const Node* node;
@@ -64,6 +68,9 @@ class GraphExecutor {
   std::unordered_set<std::string> outer_constants_;      // enclosing-scope model constants
   std::vector<Step> steps_;
   std::unordered_map<const Graph*, std::unique_ptr<GraphExecutor>> subgraphs_;
+  bool profile_ = false;
+  std::vector<double> step_seconds_;  // per step, summed over runs (profile_ only)
+  int64_t runs_ = 0;
 };
 
 // Collects why each node of a graph (and its subgraphs) is or is not supported.

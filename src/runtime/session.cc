@@ -51,6 +51,7 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   FuseConvBatchNorm(graph);
   FuseConvActivation(graph);
   FuseMatMulAdd(graph);
+  ConvertToNhwc(graph);
   RemoveDeadNodes(graph);
   // Bodies of If/Loop/Scan get the same treatment: their Constant nodes become initializers,
   // so kernels see them as constants (and can cache prepared weights) instead of re-running

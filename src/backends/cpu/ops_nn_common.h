@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/cpu/kernel.h"
+#include "graph/passes.h"
 
 struct xnn_operator;
 
@@ -86,6 +87,13 @@ struct WindowGeometry {
 // node and computes the output size (with ceil_mode when `ceil_mode`). Errors name the node.
 Result<WindowGeometry> ComputeWindow(const KernelContext& ctx, const std::vector<int64_t>& in,
                                      const std::vector<int64_t>& kernel, bool ceil_mode);
+
+// MaxPool/AveragePool (global or not) over an NHWC f32 tensor (nodes the NHWC layout pass
+// marked with kLayoutAttr); see ops_nn_pool_nhwc.cc.
+Status RunPoolNhwc(KernelContext& ctx, bool max, bool global);
+
+// True when the layout pass marked the node to read and write NHWC tensors.
+inline bool IsNhwcNode(const Node& n) { return n.attr_string(kLayoutAttr, "") == kLayoutNhwc; }
 
 // Checks attribute values that make the node unrunnable whatever the inputs (used by the
 // SupportFns): auto_pad spelling. Empty string when fine.

@@ -102,10 +102,12 @@ Status CheckRanks(const KernelContext& ctx, const Tensor* x, const Tensor* w) {
   return Status::Ok();
 }
 
-Result<ConvShape> ConvGeometry(const KernelContext& ctx, const Tensor& x, const Tensor& w) {
+// nhwc: x is [N, spatial..., C] (a node the NHWC layout pass rewrote) instead of [N, C, ...].
+Result<ConvShape> ConvGeometry(const KernelContext& ctx, const Tensor& x, const Tensor& w,
+                               bool nhwc = false) {
   ConvShape s;
   s.n = x.dim(0);
-  s.c = x.dim(1);
+  s.c = nhwc ? x.dim(x.rank() - 1) : x.dim(1);
   s.m = w.dim(0);
   s.group = ctx.node().attr_int("group", 1);
   if (s.group <= 0) return ctx.Error("group must be positive, got " + std::to_string(s.group));
@@ -119,7 +121,8 @@ Result<ConvShape> ConvGeometry(const KernelContext& ctx, const Tensor& x, const 
     return ctx.Error("W " + w.Describe() + " expects " + std::to_string(w.dim(1) * s.group) +
                      " input channels, X " + x.Describe() + " has " + std::to_string(s.c));
   }
-  std::vector<int64_t> in(x.shape().begin() + 2, x.shape().end());
+  std::vector<int64_t> in = nhwc ? std::vector<int64_t>(x.shape().begin() + 1, x.shape().end() - 1)
+                                 : std::vector<int64_t>(x.shape().begin() + 2, x.shape().end());
   std::vector<int64_t> ks(w.shape().begin() + 2, w.shape().end());
   TRY_ASSIGN(s.g, ComputeWindow(ctx, in, ks, false));
   if (s.g.kernel != ks) {
@@ -248,9 +251,10 @@ void ConvIm2Col(ThreadPool& pool, const ConvShape& s, const T* x, const T* w, co
 // ---------------------------------------------------------------------------------------------
 // Conv: XNNPACK (f32, 1-D or 2-D).
 
-// Returns false when XNNPACK refused the configuration (the caller falls back).
+// Returns false when XNNPACK refused the configuration (the caller falls back). With nhwc, x and
+// y are NHWC already; otherwise they are NCHW and go through NHWC copies.
 bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const Tensor& w,
-                 const Tensor* b, float* y) {
+                 const Tensor* b, float* y, bool nhwc) {
   if (!XnnReady()) return false;
   const WindowGeometry& g = s.g;
   const bool one_d = g.rank() == 1;
@@ -303,16 +307,22 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
     if (keep_b && b != nullptr) made->keep_b = *b;
     entry = XnnOpCache::Get().Insert(key, made);
   }
-  // NCHW -> NHWC, run, NHWC -> NCHW.
-  std::unique_ptr<float[]> xin = NewFloats(s.n * s.c * s.in_size);
-  std::unique_ptr<float[]> yout = NewFloats(s.n * s.m * s.out_size);
-  TransposeBatched(ctx.pool(), x.data<float>(), xin.get(), s.n, s.c, s.in_size);
+  // NCHW -> NHWC, run, NHWC -> NCHW (pooled buffers: no fresh pages per run).
+  Tensor xin, yout;
+  const float* xnhwc = x.data<float>();
+  float* ynhwc = y;
+  if (!nhwc) {
+    xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
+    yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
+    TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
+    xnhwc = xin.data<float>();
+    ynhwc = yout.data<float>();
+  }
   {
     std::lock_guard<std::mutex> l(entry->mu);
     if (xnn_setup_convolution2d_nhwc_f32(entry->op.get(), static_cast<size_t>(s.n),
-                                         static_cast<size_t>(ih), static_cast<size_t>(iw),
-                                         xin.get(), yout.get(),
-                                         ctx.pool().xnn_pool()) != xnn_status_success) {
+                                         static_cast<size_t>(ih), static_cast<size_t>(iw), xnhwc,
+                                         ynhwc, ctx.pool().xnn_pool()) != xnn_status_success) {
       return false;
     }
     if (xnn_run_operator(entry->op.get(), ctx.pool().xnn_pool()) != xnn_status_success) {
@@ -321,7 +331,7 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
   }
   (void)oh;
   (void)ow;
-  TransposeBatched(ctx.pool(), yout.get(), y, s.n, s.out_size, s.m);
+  if (!nhwc) TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
   return true;
 }
 
@@ -381,11 +391,50 @@ bool ConvTypeOk(DType t) {
          t == DType::kUndefined;
 }
 
+// A Conv the NHWC layout pass rewrote: f32, X [N, H, W, C] (or [N, W, C]), Y [N, OH, OW, M].
+// XNNPACK computes in NHWC directly; if it refuses, the NCHW path runs between transposes.
+Status ConvNhwc(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (x.dtype() != DType::kF32) {
+    return ctx.Unsupported(std::string("NHWC Conv supports f32 only, got ") +
+                           dtype_name(x.dtype()));
+  }
+  TRY_ASSIGN(ConvShape s, ConvGeometry(ctx, x, w, /*nhwc=*/true));
+  TRY_STATUS(CheckBias(ctx, b, x, s.m));
+  s.out_min = ctx.node().attr_float(kFusedMinAttr, -std::numeric_limits<float>::infinity());
+  s.out_max = ctx.node().attr_float(kFusedMaxAttr, std::numeric_limits<float>::infinity());
+  if (!(s.out_min <= s.out_max)) return ctx.Error("fused activation bounds are inverted");
+  std::vector<int64_t> yshape = {s.n};
+  yshape.insert(yshape.end(), s.g.out.begin(), s.g.out.end());
+  yshape.push_back(s.m);
+  if (shape_numel(yshape) < 0) return ctx.Error("output shape overflows");
+  Tensor y = Tensor::Empty(DType::kF32, yshape);
+  if (y.numel() == 0) {
+    ctx.set_output(0, std::move(y));
+    return Status::Ok();
+  }
+  if (!(s.g.rank() <= 2 && s.icg * s.k_size > 0 &&
+        ConvXnnpack(ctx, s, x, w, b, y.data<float>(), /*nhwc=*/true))) {
+    Tensor xc = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
+    Tensor yc = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
+    TransposeBatched(ctx.pool(), x.data<float>(), xc.data<float>(), s.n, s.in_size, s.c);
+    RunConvT<float>(ctx, s, xc.data<float>(), w.data<float>(), b ? b->data<float>() : nullptr,
+                    yc.data<float>());
+    TransposeBatched(ctx.pool(), yc.data<float>(), y.data<float>(), s.n, s.m, s.out_size);
+    if (s.out_min > -std::numeric_limits<float>::infinity() ||
+        s.out_max < std::numeric_limits<float>::infinity()) {
+      ClampInPlace(y, s.out_min, s.out_max);
+    }
+  }
+  ctx.set_output(0, std::move(y));
+  return Status::Ok();
+}
+
 Status ConvKernel(KernelContext& ctx) {
   const Tensor* x = ctx.input(0);
   const Tensor* w = ctx.input(1);
   const Tensor* b = ctx.input(2);
   TRY_STATUS(CheckRanks(ctx, x, w));
+  if (IsNhwcNode(ctx.node())) return ConvNhwc(ctx, *x, *w, b);
   if (!ConvTypeOk(x->dtype())) {
     return ctx.Unsupported(std::string("dtype ") + dtype_name(x->dtype()) + " is not supported");
   }
@@ -407,7 +456,7 @@ Status ConvKernel(KernelContext& ctx) {
   switch (x->dtype()) {
     case DType::kF32: {
       const bool xnn_ok = !IsPointwise(s) && s.g.rank() <= 2 && s.icg * s.k_size > 0 &&
-                          ConvXnnpack(ctx, s, *x, *w, b, y.data<float>());
+                          ConvXnnpack(ctx, s, *x, *w, b, y.data<float>(), /*nhwc=*/false);
       xnn_done = xnn_ok;
       if (!xnn_ok) {
         RunConvT<float>(ctx, s, x->data<float>(), w->data<float>(), b ? b->data<float>() : nullptr,
@@ -671,21 +720,21 @@ bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, co
     if (keep_b && b != nullptr) made->keep_b = *b;
     entry = XnnOpCache::Get().Insert(key, made);
   }
-  std::unique_ptr<float[]> xin = NewFloats(s.n * s.c * s.in_size);
-  std::unique_ptr<float[]> yout = NewFloats(s.n * s.m * s.out_size);
-  TransposeBatched(ctx.pool(), x.data<float>(), xin.get(), s.n, s.c, s.in_size);
+  Tensor xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
+  Tensor yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
+  TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
   {
     std::lock_guard<std::mutex> l(entry->mu);
     if (xnn_setup_deconvolution2d_nhwc_f32(
             entry->op.get(), static_cast<size_t>(s.n), static_cast<size_t>(v[0][0]),
             static_cast<size_t>(v[1][0]), static_cast<uint32_t>(v[0][6]),
-            static_cast<uint32_t>(v[1][6]), xin.get(), yout.get(),
+            static_cast<uint32_t>(v[1][6]), xin.data<float>(), yout.data<float>(),
             ctx.pool().xnn_pool()) != xnn_status_success ||
         xnn_run_operator(entry->op.get(), ctx.pool().xnn_pool()) != xnn_status_success) {
       return false;
     }
   }
-  TransposeBatched(ctx.pool(), yout.get(), y, s.n, s.out_size, s.m);
+  TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
   return true;
 }
 

@@ -202,6 +202,7 @@ Status RunPool(KernelContext& ctx, const PoolParams& pp, bool global) {
 }
 
 Status MaxPoolKernel(KernelContext& ctx) {
+  if (IsNhwcNode(ctx.node())) return RunPoolNhwc(ctx, /*max=*/true, /*global=*/false);
   PoolParams pp;
   pp.kind = PoolKind::kMax;
   const int64_t so = ctx.node().attr_int("storage_order", 0);
@@ -212,6 +213,7 @@ Status MaxPoolKernel(KernelContext& ctx) {
 }
 
 Status AveragePoolKernel(KernelContext& ctx) {
+  if (IsNhwcNode(ctx.node())) return RunPoolNhwc(ctx, /*max=*/false, /*global=*/false);
   PoolParams pp;
   pp.kind = PoolKind::kAvg;
   pp.count_include_pad = ctx.node().attr_int("count_include_pad", 0) != 0;
@@ -301,7 +303,7 @@ Status MaxUnpoolKernel(KernelContext& ctx) {
   }
   const int64_t total = shape_numel(ishape);
   if (total < 0 || shape_numel(yshape) < 0) return ctx.Error("output shape overflows");
-  Tensor y = Tensor::Empty(x->dtype(), yshape);  // zero-filled
+  Tensor y = Tensor::Zeros(x->dtype(), yshape);
   const size_t es = dtype_size(x->dtype());
   const auto* src = static_cast<const uint8_t*>(x->raw_data());
   auto* dst = static_cast<uint8_t*>(y.raw_data());
@@ -327,10 +329,18 @@ void RegisterNnPoolOps(KernelRegistry& r) {
   r.Register("AveragePool", AveragePoolKernel, PoolSupports);
   r.Register("LpPool", LpPoolKernel, PoolSupports);
   r.Register(
-      "GlobalMaxPool", [](KernelContext& ctx) { return RunPool(ctx, {PoolKind::kMax}, true); },
+      "GlobalMaxPool",
+      [](KernelContext& ctx) {
+        if (IsNhwcNode(ctx.node())) return RunPoolNhwc(ctx, /*max=*/true, /*global=*/true);
+        return RunPool(ctx, {PoolKind::kMax}, true);
+      },
       PoolSupports);
   r.Register(
-      "GlobalAveragePool", [](KernelContext& ctx) { return RunPool(ctx, {PoolKind::kAvg}, true); },
+      "GlobalAveragePool",
+      [](KernelContext& ctx) {
+        if (IsNhwcNode(ctx.node())) return RunPoolNhwc(ctx, /*max=*/false, /*global=*/true);
+        return RunPool(ctx, {PoolKind::kAvg}, true);
+      },
       PoolSupports);
   r.Register("GlobalLpPool", GlobalLpPoolKernel, PoolSupports);
   r.Register("MaxUnpool", MaxUnpoolKernel);

@@ -1,6 +1,7 @@
 // Tensor-manipulation ops, part 2: ops that copy strided views (Transpose, Slice, Expand, Tile,
 // DepthToSpace, SpaceToDepth) or blocks (Concat, Split, Pad). All work on element bytes.
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 
@@ -352,7 +353,7 @@ int64_t PadSource(int64_t o, int64_t before, int64_t d, PadMode mode) {
 template <class U>
 void PadRows(U* dst, const U* src, const std::vector<std::vector<int64_t>>& maps,
              const std::vector<int64_t>& out_shape, const std::vector<int64_t>& in_strides, U cval,
-             int64_t row_begin, int64_t row_end) {
+             int64_t before_last, int64_t in_last, int64_t row_begin, int64_t row_end) {
   const size_t r = out_shape.size();
   const int64_t inner = out_shape[r - 1];
   const std::vector<int64_t>& imap = maps[r - 1];
@@ -370,8 +371,14 @@ void PadRows(U* dst, const U* src, const std::vector<std::vector<int64_t>>& maps
       std::fill(o, o + inner, cval);
       continue;
     }
+    // The middle of the row, [before, before + n), is a straight copy of the input row in
+    // every mode; only the padded ends go through the map.
     const U* srow = src + off;
-    for (int64_t j = 0; j < inner; ++j) o[j] = imap[j] < 0 ? cval : srow[imap[j]];
+    const int64_t lo = std::clamp<int64_t>(before_last, 0, inner);
+    const int64_t hi = std::clamp<int64_t>(before_last + in_last, lo, inner);
+    for (int64_t j = 0; j < lo; ++j) o[j] = imap[j] < 0 ? cval : srow[imap[j]];
+    if (hi > lo) std::memcpy(o + lo, srow + (lo - before_last), (hi - lo) * sizeof(U));
+    for (int64_t j = hi; j < inner; ++j) o[j] = imap[j] < 0 ? cval : srow[imap[j]];
   }
 }
 
@@ -384,7 +391,7 @@ Status PadKernel(KernelContext& ctx) {
   if (!ParsePadMode(mode_s, &mode))
     return ctx.Unsupported("mode '" + mode_s + "' is not supported");
   std::vector<int64_t> pads, axes;
-  Tensor cval = Tensor::Empty(x.dtype(), {});  // zero unless given
+  Tensor cval = Tensor::Zeros(x.dtype(), {});  // zero unless given
   if (ctx.opset() >= 11) {
     TRY_STATUS(RequireInput(ctx, 1, "pads"));
     TRY_ASSIGN(pads, ReadIntsInput(ctx, 1, "pads"));
@@ -447,7 +454,8 @@ Status PadKernel(KernelContext& ctx) {
     std::memcpy(&cv, cval.raw_data(), sizeof(U));
     const int64_t grain = std::max<int64_t>(1, 65536 / out_shape[r - 1]);
     ctx.pool().ParallelFor(rows, grain, [&](int64_t b, int64_t e) {
-      PadRows<U>(out.data<U>(), x.data<U>(), maps, out_shape, in_strides, cv, b, e);
+      PadRows<U>(out.data<U>(), x.data<U>(), maps, out_shape, in_strides, cv, before[r - 1],
+                 x.dim(r - 1), b, e);
     });
   });
   ctx.set_output(0, std::move(out));

@@ -1,0 +1,45 @@
+// A process-wide cache of freed host blocks, so that tensors allocated on every run reuse warm
+// memory instead of asking the kernel for fresh pages each time.
+//
+// Why: a model run allocates each intermediate anew. Large blocks come from mmap in glibc, so
+// every run paid a page fault (and a kernel zero-fill) per 4 KiB of every intermediate, which
+// cost more than cheap ops such as Relu themselves. Blocks of at least kMinPooledBytes are
+// rounded up to a size class (at most 1/8 larger) and, when freed, kept in that class's free
+// list for the next allocation of the class. The cache holds at most kMaxCachedBytes; beyond
+// that, freed blocks go back to the system.
+//
+// Thread-safe (one mutex; allocations of this size are rare relative to the work done on them).
+#pragma once
+
+#include <cstddef>
+
+namespace trinity {
+
+class HostMemoryPool {
+ public:
+  static constexpr size_t kAlignment = 64;
+  static constexpr size_t kMinPooledBytes = 16 * 1024;
+  static constexpr size_t kMaxCachedBytes = size_t{512} << 20;
+
+  static HostMemoryPool& Instance();
+
+  // 64-byte aligned block of at least `bytes` bytes (contents unspecified), or nullptr.
+  void* Allocate(size_t bytes);
+  // Returns a block from Allocate(bytes) (same `bytes`).
+  void Free(void* p, size_t bytes);
+
+  // Bytes held in free lists now (for tests and diagnostics).
+  size_t cached_bytes() const;
+  // Drops every cached block.
+  void Trim();
+
+  // The size class a request of `bytes` is served from (exposed for tests).
+  static size_t RoundToClass(size_t bytes);
+
+ private:
+  HostMemoryPool() = default;
+  struct State;
+  State& state() const;
+};
+
+}  // namespace trinity
