@@ -46,6 +46,7 @@ struct Args {
   std::vector<std::string> models;  // empty: all
   bool json = false;
   bool markdown = false;
+  bool ort_spin = true;
   std::string references_dir;  // empty: trinity::refs::ReferencesDir()
   std::string models_dir;      // empty: trinity::refs::ModelsDir()
 };
@@ -75,6 +76,7 @@ Result<ModelTiming> Measure(const std::shared_ptr<const trinity::Model>& model,
   TRY_ASSIGN(auto trinity_session, trinity::Session::Create(model, options));
   trinity::bench::OrtOptions ort_options;
   ort_options.intra_op_threads = threads;
+  ort_options.allow_spinning = a.ort_spin;
   TRY_ASSIGN(auto ort_session, OrtModelSession::Create(model->path(), ort_options));
   TRY_STATUS(ort_session->SetInputs(inputs));
 
@@ -212,6 +214,8 @@ int main(int argc, char** argv) {
   auto* json = app.add_flag("--json", a.json, "Print the results as JSON");
   app.add_flag("--markdown", a.markdown, "Print a Markdown table (for docs/performance.md)")
       ->excludes(json);
+  app.add_option("--ort-spin", a.ort_spin,
+                 "ONNX Runtime's intra-op workers spin between runs (its default; 0 turns it off)");
   app.add_option("--references", a.references_dir,
                  "Reference set (default: ~/.cache/trinity/references/<ORT version>)");
   app.add_option("--models-dir", a.models_dir, "Models (default: ~/.cache/trinity/models)");

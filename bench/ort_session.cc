@@ -206,6 +206,10 @@ Result<std::unique_ptr<OrtModelSession>> OrtModelSession::Create(const std::stri
       Check(api->SetSessionExecutionMode(opts.get(), ORT_SEQUENTIAL), "SetSessionExecutionMode"));
   TRY_STATUS(Check(api->SetSessionGraphOptimizationLevel(opts.get(), level),
                    "SetSessionGraphOptimizationLevel"));
+  if (!options.allow_spinning) {
+    TRY_STATUS(Check(api->AddSessionConfigEntry(opts.get(), "session.intra_op.allow_spinning", "0"),
+                     "AddSessionConfigEntry"));
+  }
   TRY_STATUS(Check(
       api->CreateSession(s->h_->env.get(), model_path.c_str(), opts.get(), s->h_->session.out()),
       "CreateSession", StatusCode::kInvalidArgument));

@@ -24,6 +24,10 @@ namespace trinity::bench {
 struct OrtOptions {
   int intra_op_threads = 0;       // 0: ONNX Runtime's default (one per core)
   std::string graph_opt = "all";  // "disable", "basic", "extended" or "all"
+  // ORT's intra-op workers spin after each run waiting for more work (ORT's default). A tool
+  // that alternates ORT with another runtime in one process may turn it off: the spinning
+  // worker otherwise takes a core from the other runtime's threads.
+  bool allow_spinning = true;
 };
 
 struct OrtIoInfo {

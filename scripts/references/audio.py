@@ -29,7 +29,8 @@ def speech(work_dir):
     wav16 = os.path.join(work_dir, "speech_16k.wav")
     # -v en-us and the default speed: both fixed so the waveform is the same on every run.
     subprocess.run(["espeak-ng", "-v", "en-us", "-w", raw, SENTENCE], check=True)
-    subprocess.run(["sox", raw, "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e",
+    # -D: no dither, which sox otherwise adds from an unseeded generator when it writes 16 bits.
+    subprocess.run(["sox", "-D", raw, "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16", "-e",
                     "signed-integer", wav16, "pad", str(LEAD_SILENCE_S), "0"], check=True)
     with wave.open(wav16, "rb") as w:
         if w.getframerate() != SAMPLE_RATE or w.getnchannels() != 1 or w.getsampwidth() != 2:
