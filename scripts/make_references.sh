@@ -41,9 +41,9 @@ for tool in espeak-ng sox convert; do
   command -v "$tool" >/dev/null || die "$tool not found (scripts/setup.sh installs espeak-ng, sox, imagemagick)"
 done
 
-# Model files, in make.py's table.
-mapfile -t model_files < <(sed -n 's/^ *("[a-z0-9_]*", "\([^"]*\)"),$/\1/p' "$repo_root/scripts/references/make.py")
-((${#model_files[@]} > 0)) || die "no models listed in scripts/references/make.py"
+# Model files, from make.py's table.
+mapfile -t model_files < <("$python" -B "$repo_root/scripts/references/make.py" --list-model-files)
+((${#model_files[@]} > 0)) || die "scripts/references/make.py lists no models"
 for f in "${model_files[@]}"; do
   [[ -s "$models_dir/$f" ]] || die "$models_dir/$f not found; run scripts/fetch_models.sh"
 done

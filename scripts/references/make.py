@@ -1,6 +1,7 @@
 """Makes the reference inputs and ONNX Runtime's outputs for every real model.
 
 Usage: make.py --out DIR --ort-run PATH --models-dir DIR
+       make.py --list-model-files
 
 Writes, for each model NAME of the table below:
   DIR/NAME/inputs/*.npy    the inputs (real speech or drawn images; see audio.py, images.py)
@@ -86,10 +87,17 @@ def write_manifest(model_dir, model_file, ins, outs):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("--ort-run", required=True)
-    p.add_argument("--models-dir", required=True)
+    p.add_argument("--list-model-files", action="store_true",
+                   help="print the model files the references need, one a line, and exit")
+    p.add_argument("--out")
+    p.add_argument("--ort-run")
+    p.add_argument("--models-dir")
     a = p.parse_args()
+    if a.list_model_files:
+        print("\n".join(f for _, f in MODELS))
+        return
+    if not (a.out and a.ort_run and a.models_dir):
+        p.error("--out, --ort-run and --models-dir are required")
 
     work = os.path.join(a.out, ".work")  # intermediate files (wav, raw pixels, chained runs)
     os.makedirs(work, exist_ok=True)
