@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds Trinity (scripts/setup.sh) and runs its tests. Under CI (CI=true) warnings are errors
 # and an ASan+UBSan build runs the whole suite again (unit, conformance, robustness, fuzz seed
-# replays, CLI) as well; set
+# replays, CLI, real models vs ONNX Runtime) as well; set
 # TRINITY_SANITIZE_TESTS=1 to run that sanitizer pass locally too.
 #
 # Environment:
@@ -34,6 +34,10 @@ export BUILD_DIR="$build_dir"
 say "setup and build ($build_dir, TRINITY_WERROR=${TRINITY_WERROR:-OFF})"
 scripts/setup.sh
 
+# The model tests compare with these (made by setup); name the ONNX Runtime that made them.
+cache_dir="${TRINITY_CACHE_DIR:-$HOME/.cache/trinity}"
+refs_dir="$cache_dir/references/$(cat "$cache_dir/ort/VERSION" 2>/dev/null || echo missing)"
+say "model references: $refs_dir (ONNX Runtime $(cat "$refs_dir/ORT_VERSION" 2>/dev/null || echo 'missing: run scripts/setup.sh'))"
 say "unit and model tests (ctest --test-dir $build_dir)"
 ctest --test-dir "$build_dir" --output-on-failure -j2
 # ctest shows a passing test's output only on failure; print the conformance line itself.
