@@ -23,8 +23,9 @@ int ReportRuntimeError(const Status& status);
 // Replaces every character outside [A-Za-z0-9_.-] with '_' (output file names).
 std::string SanitizeFileName(const std::string& name);
 
-// Where the fetched real models live: $TRINITY_MODELS_DIR, else $TRINITY_CACHE_DIR/models,
-// else ~/.cache/trinity/models.
+// Trinity's cache: $TRINITY_CACHE_DIR, else ~/.cache/trinity.
+std::string CacheDir();
+// Where the fetched real models live: $TRINITY_MODELS_DIR, else CacheDir()/models.
 std::string ModelsDir();
 
 // One-line summary of a tensor's values: "f32[1,2] min -0.5 max 1.2 mean 0.3".

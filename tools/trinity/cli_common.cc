@@ -33,11 +33,15 @@ std::string SanitizeFileName(const std::string& name) {
   return out;
 }
 
+std::string CacheDir() {
+  if (const char* d = std::getenv("TRINITY_CACHE_DIR"); d && *d) return d;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : ".") + "/.cache/trinity";
+}
+
 std::string ModelsDir() {
   if (const char* d = std::getenv("TRINITY_MODELS_DIR"); d && *d) return d;
-  if (const char* d = std::getenv("TRINITY_CACHE_DIR"); d && *d) return std::string(d) + "/models";
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : ".") + "/.cache/trinity/models";
+  return CacheDir() + "/models";
 }
 
 std::string SummarizeTensor(const Tensor& t) {
