@@ -1,10 +1,10 @@
 // LoadImage: reads a file and hands its bytes to the decoder its signature names.
 #include "image.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 
 namespace ocr {
 namespace {
@@ -35,10 +35,24 @@ std::string DescribeSignature(const std::vector<uint8_t>& b) {
 
 trinity::Result<Image> LoadImage(const std::string& path) {
   const std::string what = "image '" + path + "'";
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return trinity::Status::NotFound(what + ": cannot open file (missing or unreadable)");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) return trinity::Status::InvalidArgument(what + ": read error");
+  // stdio, not iostreams: reading a directory or a failing device must be an error to report,
+  // and libstdc++'s istreambuf_iterator throws on it instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return trinity::Status::InvalidArgument(what + ": is a directory, not an image file");
+  }
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    return trinity::Status::NotFound(what + ": cannot open file: " + std::strerror(errno));
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  const bool failed = std::ferror(f);
+  std::fclose(f);
+  if (failed) return trinity::Status::InvalidArgument(what + ": read error");
   if (bytes.empty()) return trinity::Status::InvalidArgument(what + ": file is empty");
   static const uint8_t kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
   if (bytes.size() >= 8 && std::memcmp(bytes.data(), kPngSignature, 8) == 0) {

@@ -93,6 +93,7 @@ void ExpectError(const trinity::Result<Image>& r, trinity::StatusCode code,
 TEST_F(OcrImage, MissingEmptyTruncatedAndUnsupportedFilesAreErrors) {
   ExpectError(LoadImage(dir_ + "/absent.png"), trinity::StatusCode::kNotFound, "absent.png");
   ExpectError(LoadImage(Write("empty.png", "")), trinity::StatusCode::kInvalidArgument, "empty");
+  ExpectError(LoadImage(dir_), trinity::StatusCode::kInvalidArgument, "directory");
   // A valid PNG cut short inside its image data.
   const std::string full = [&] {
     std::ifstream f(

@@ -78,8 +78,9 @@ int RunOcr(const OcrArgs& a) {
   for (const ocr::TextLine& l : *lines) {
     std::printf("%s\t%.3f\t%s\n", l.text.c_str(), l.confidence, BoxJson(l.box).dump().c_str());
   }
-  const std::string threads =
-      a.threads > 0 ? std::to_string(a.threads) + " threads" : "one thread per core";
+  const std::string threads = a.threads == 1  ? std::string("1 thread")
+                              : a.threads > 1 ? std::to_string(a.threads) + " threads"
+                                              : std::string("one thread per core");
   std::fprintf(stderr,
                "ocr: %zu line(s) in %.0f ms (det %.0f, crop %.0f, cls %.0f, rec %.0f; models "
                "loaded in %.0f ms; cpu, %s)\n",
