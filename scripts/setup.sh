@@ -51,7 +51,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-testdata python3-onnx python3-numpy
-  clang-format espeak-ng sox imagemagick fonts-dejavu-core
+  clang-format espeak-ng sox imagemagick fonts-dejavu-core libpng-dev
 )
 # nodejs/npm come from Debian only when no npm is on PATH (it may come from elsewhere).
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)

@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using trinity_test::ProcResult;
+using trinity_test::ReadFile;
 using trinity_test::RunProcess;
 
 // ---- Writing tiny ONNX models -------------------------------------------------------------

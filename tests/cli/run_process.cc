@@ -10,7 +10,6 @@
 extern char** environ;
 
 namespace trinity_test {
-namespace {
 
 std::string ReadFile(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -18,8 +17,6 @@ std::string ReadFile(const std::string& path) {
   ss << f.rdbuf();
   return ss.str();
 }
-
-}  // namespace
 
 ProcResult RunProcess(const std::string& binary, const std::vector<std::string>& args,
                       const std::filesystem::path& dir,

@@ -14,6 +14,9 @@ struct ProcResult {
   std::string out, err;
 };
 
+// The whole file, or "" when it cannot be read.
+std::string ReadFile(const std::string& path);
+
 // Runs `binary args...` without a shell (so arguments may hold spaces), stdout and stderr
 // redirected to files in `dir`. `env` overrides or adds environment variables of the child.
 ProcResult RunProcess(const std::string& binary, const std::vector<std::string>& args,

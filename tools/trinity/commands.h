@@ -9,5 +9,6 @@ void AddInfoCommand(CLI::App& app, int* exit_code);
 void AddRunCommand(CLI::App& app, int* exit_code);
 void AddDevicesCommand(CLI::App& app, int* exit_code);
 void AddDemoCommand(CLI::App& app, int* exit_code);
+void AddOcrCommand(CLI::App& app, int* exit_code);
 
 }  // namespace trinity::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   trinity::cli::AddRunCommand(app, &exit_code);
   trinity::cli::AddDevicesCommand(app, &exit_code);
   trinity::cli::AddDemoCommand(app, &exit_code);
+  trinity::cli::AddOcrCommand(app, &exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
