@@ -9,7 +9,12 @@ namespace trinity {
 
 struct HostMemoryPool::State {
   mutable std::mutex mu;
-  std::map<size_t, std::vector<void*>> free_lists;  // class size -> free blocks
+  std::vector<std::vector<void*>> small_lists =  // class size / 64 -> free blocks
+      std::vector<std::vector<void*>>(kSmallLimit / kAlignment + 1);
+  std::map<size_t, std::vector<void*>> large_lists;  // class size -> free blocks
+  std::vector<void*>& list(size_t cls) {
+    return cls <= kSmallLimit ? small_lists[cls / kAlignment] : large_lists[cls];
+  }
   size_t cached = 0;
 };
 
@@ -26,7 +31,7 @@ HostMemoryPool::State& HostMemoryPool::state() const {
 
 size_t HostMemoryPool::RoundToClass(size_t bytes) {
   size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  if (rounded < kMinPooledBytes) return rounded;
+  if (rounded <= kSmallLimit) return rounded;
   // Eight classes per power of two: waste is below 1/8 of the request.
   size_t top = size_t{1} << (63 - __builtin_clzll(rounded));
   const size_t step = top / 8;
@@ -36,13 +41,13 @@ size_t HostMemoryPool::RoundToClass(size_t bytes) {
 void* HostMemoryPool::Allocate(size_t bytes) {
   const size_t cls = RoundToClass(bytes == 0 ? 1 : bytes);
   if (cls < bytes) return nullptr;  // overflow
-  if (cls >= kMinPooledBytes) {
+  {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.free_lists.find(cls);
-    if (it != s.free_lists.end() && !it->second.empty()) {
-      void* p = it->second.back();
-      it->second.pop_back();
+    std::vector<void*>& free = s.list(cls);
+    if (!free.empty()) {
+      void* p = free.back();
+      free.pop_back();
       s.cached -= cls;
       return p;
     }
@@ -53,11 +58,11 @@ void* HostMemoryPool::Allocate(size_t bytes) {
 void HostMemoryPool::Free(void* p, size_t bytes) {
   if (p == nullptr) return;
   const size_t cls = RoundToClass(bytes == 0 ? 1 : bytes);
-  if (cls >= kMinPooledBytes) {
+  {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.cached + cls <= kMaxCachedBytes) {
-      s.free_lists[cls].push_back(p);
+      s.list(cls).push_back(p);
       s.cached += cls;
       return;
     }
@@ -74,9 +79,13 @@ size_t HostMemoryPool::cached_bytes() const {
 void HostMemoryPool::Trim() {
   State& s = state();
   std::lock_guard<std::mutex> lock(s.mu);
-  for (auto& [_, blocks] : s.free_lists)
+  for (auto& blocks : s.small_lists) {
     for (void* p : blocks) std::free(p);
-  s.free_lists.clear();
+    blocks.clear();
+  }
+  for (auto& [_, blocks] : s.large_lists)
+    for (void* p : blocks) std::free(p);
+  s.large_lists.clear();
   s.cached = 0;
 }
 

@@ -150,6 +150,9 @@ Status GraphExecutor::Compile(const KernelRegistry& registry) {
           if (it != slot_of_.end()) last_use[static_cast<size_t>(it->second)] = static_cast<int>(i);
         }
   }
+  env_ = constants_;
+  for (size_t s = 0; s < slot_names_.size(); ++s)
+    if (!constants_[s].defined()) variable_slots_.push_back(static_cast<int>(s));
   std::vector<bool> keep(slot_names_.size(), false);
   for (int s : output_slots_) keep[static_cast<size_t>(s)] = true;
   for (size_t s = 0; s < slot_names_.size(); ++s) {
@@ -166,7 +169,16 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
                                    std::to_string(input_slots_.size()) + " inputs, got " +
                                    std::to_string(inputs.size()));
   }
-  std::vector<Tensor> env = constants_;
+  // The slot table lives across runs, so constants are not copied (shape vectors and all) on
+  // every run; whatever a run leaves in the other slots is dropped when it returns.
+  std::vector<Tensor>& env = env_;
+  struct ClearOnExit {
+    std::vector<Tensor>& env;
+    const std::vector<int>& slots;
+    ~ClearOnExit() {
+      for (int s : slots) env[static_cast<size_t>(s)] = Tensor();
+    }
+  } clear_on_exit{env, variable_slots_};
   for (size_t i = 0; i < inputs.size(); ++i) env[static_cast<size_t>(input_slots_[i])] = inputs[i];
   for (const auto& [slot, name] : free_slots_) {
     const Tensor* t = outer ? (*outer)(name) : nullptr;

@@ -5,7 +5,8 @@
 // Subgraphs (If/Loop/Scan bodies) get executors of their own, created at Create() time; their
 // outer-scope values are read from the running parent's slots.
 //
-// Threading: one Run() at a time per executor (kernels share the session's ThreadPool).
+// Threading: one Run() at a time per executor (kernels share the session's ThreadPool); the
+// slot table is a member, reused by every run.
 #pragma once
 
 #include <functional>
@@ -63,6 +64,8 @@ class GraphExecutor {
   std::unordered_map<std::string, int> slot_of_;
   std::vector<std::string> slot_names_;
   std::vector<Tensor> constants_;  // slot -> initializer (undefined for other slots)
+  std::vector<Tensor> env_;        // slot -> value during a run; constants stay between runs
+  std::vector<int> variable_slots_;  // slots that are not constants (cleared after each run)
   std::vector<int> input_slots_, output_slots_;
   std::vector<std::pair<int, std::string>> free_slots_;  // outer-scope values
   std::unordered_set<std::string> outer_constants_;      // enclosing-scope model constants

@@ -16,7 +16,7 @@ TEST(HostMemoryPool, SizeClassesWasteAtMostAnEighth) {
     const size_t cls = HostMemoryPool::RoundToClass(bytes);
     EXPECT_GE(cls, bytes);
     EXPECT_EQ(cls % HostMemoryPool::kAlignment, 0u);
-    if (bytes >= HostMemoryPool::kMinPooledBytes) {
+    if (bytes > HostMemoryPool::kSmallLimit) {
       EXPECT_LE(cls, bytes + bytes / 8 + 64) << bytes;
     }
   }
@@ -38,13 +38,17 @@ TEST(HostMemoryPool, FreedBlockIsReusedForTheSameClass) {
   EXPECT_EQ(pool.cached_bytes(), 0u);
 }
 
-TEST(HostMemoryPool, SmallBlocksAreNotCached) {
+TEST(HostMemoryPool, SmallBlocksAreReusedToo) {
   HostMemoryPool& pool = HostMemoryPool::Instance();
   pool.Trim();
   void* a = pool.Allocate(100);
   ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % HostMemoryPool::kAlignment, 0u);
   pool.Free(a, 100);
-  EXPECT_EQ(pool.cached_bytes(), 0u);
+  EXPECT_EQ(pool.cached_bytes(), 128u);
+  EXPECT_EQ(pool.Allocate(65), a);  // same 128-byte class
+  pool.Free(a, 65);
+  pool.Trim();
 }
 
 TEST(HostMemoryPool, CreateZeroFillsEvenReusedMemory) {
