@@ -6,8 +6,9 @@ namespace trinity {
 namespace {
 
 bool IsNondeterministic(const Node& n) {
-  static const std::unordered_set<std::string> kRandom = {
-      "RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial", "Bernoulli"};
+  static const std::unordered_set<std::string> kRandom = {"RandomUniform",     "RandomNormal",
+                                                          "RandomUniformLike", "RandomNormalLike",
+                                                          "Multinomial",       "Bernoulli"};
   return kRandom.count(n.op_type) != 0;
 }
 
@@ -92,13 +93,17 @@ int RemoveDeadNodes(Graph& graph) {
   std::vector<Node> kept;
   int removed = 0;
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    if (keep[i]) kept.push_back(std::move(graph.nodes[i]));
-    else ++removed;
+    if (keep[i])
+      kept.push_back(std::move(graph.nodes[i]));
+    else
+      ++removed;
   }
   graph.nodes = std::move(kept);
   for (auto it = graph.initializers.begin(); it != graph.initializers.end();) {
-    if (!live.count(it->first)) it = graph.initializers.erase(it);
-    else ++it;
+    if (!live.count(it->first))
+      it = graph.initializers.erase(it);
+    else
+      ++it;
   }
   return removed;
 }

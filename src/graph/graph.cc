@@ -1,7 +1,6 @@
 #include "graph/graph.h"
 
 #include <algorithm>
-
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -112,8 +111,8 @@ Status Graph::TopologicalSort() {
       // (so it must be caught here) or the node would run with that input never computed.
       if (it != producer.end() && it->second == i &&
           std::find(nodes[i].inputs.begin(), nodes[i].inputs.end(), d) != nodes[i].inputs.end()) {
-        return Status::CorruptModel("graph has a cycle: node " + nodes[i].Label() + " reads its own output '" +
-                                    d + "'");
+        return Status::CorruptModel("graph has a cycle: node " + nodes[i].Label() +
+                                    " reads its own output '" + d + "'");
       }
       if (it == producer.end() || it->second == i || !seen.insert(it->second).second) continue;
       ++pending[i];
@@ -136,7 +135,8 @@ Status Graph::TopologicalSort() {
   }
   if (sorted.size() != nodes.size()) {
     for (size_t i = 0; i < nodes.size(); ++i)
-      if (!done[i]) return Status::CorruptModel("graph has a cycle through node " + nodes[i].Label());
+      if (!done[i])
+        return Status::CorruptModel("graph has a cycle through node " + nodes[i].Label());
   }
   nodes = std::move(sorted);
   return Status::Ok();

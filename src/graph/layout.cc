@@ -214,7 +214,8 @@ class NhwcRewriter {
       n.inputs[0] = NeedNhwc(n.inputs[0]);
       return EmitNhwc(std::move(n));
     }
-    if ((UnaryOps().count(op) || IsPool(n)) && first_nhwc) {
+    const bool chain = op == kElementwiseChainOp && n.domain == kTrinityDomain;
+    if ((UnaryOps().count(op) || chain || IsPool(n)) && first_nhwc) {
       n.inputs[0] = nhwc_[n.inputs[0]];
       return EmitNhwc(std::move(n));
     }

@@ -23,6 +23,39 @@ Result<int> FoldConstants(Graph& graph, const NodeEvaluator& eval, size_t max_by
 // bias. Returns the number of fusions.
 int FuseConvBatchNorm(Graph& graph);
 
+// x * Clip(x + 3, 0, 6) / 6 (hard-swish spelled out op by op) becomes one HardSwish node that
+// carries kSpelledHardSwishAttr = 1 (it then rounds as the spelled-out ops did). Returns the
+// number of fusions.
+inline constexpr char kSpelledHardSwishAttr[] = "trinity.spelled";
+int FuseHardSwish(Graph& graph);
+
+// Chains of at least two single-input f32 elementwise steps (Relu, Clip with constant bounds,
+// HardSigmoid, HardSwish, and Add/Sub/Mul/Div by a constant scalar), each step's output read
+// only by the next, become one node (domain kTrinityDomain, op kElementwiseChainOp) that makes
+// one pass over memory. Its attributes: `steps` (ChainStep::Kind values), `a` and `b` (each
+// step's constants). Every step rounds exactly as the op it replaced. Returns the number of
+// chains made.
+inline constexpr char kTrinityDomain[] = "trinity";
+inline constexpr char kElementwiseChainOp[] = "ElementwiseChain";
+struct ChainStep {
+  enum Kind : int64_t {
+    kRelu,
+    kClip,
+    kHardSigmoid,
+    kHardSwish,
+    kHardSwishSpelled,
+    kAdd,
+    kSub,
+    kSubFrom,
+    kMul,
+    kDiv,
+    kDivInto
+  };
+  Kind kind;
+  float a, b;  // kClip: lo, hi; kHardSigmoid: alpha, beta; arithmetic: the constant in a
+};
+int FuseElementwiseChains(Graph& graph);
+
 // MatMul of a 2-D input by a constant 2-D matrix followed by Add of a constant 1-D bias becomes
 // one Gemm. Returns the number of fusions.
 int FuseMatMulAdd(Graph& graph);

@@ -49,8 +49,10 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   TRY_ASSIGN(int folded, FoldConstants(graph, eval));
   (void)folded;
   FuseConvBatchNorm(graph);
+  FuseHardSwish(graph);
   FuseConvActivation(graph);
   FuseMatMulAdd(graph);
+  FuseElementwiseChains(graph);
   ConvertToNhwc(graph);
   RemoveDeadNodes(graph);
   // Bodies of If/Loop/Scan get the same treatment: their Constant nodes become initializers,

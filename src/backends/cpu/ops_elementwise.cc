@@ -666,6 +666,7 @@ void RegisterElementwiseOps(KernelRegistry& r) {
       "Mean", [](KernelContext& c) { return VariadicKernel<AddOp>(c, true); },
       VariadicSupport("Mean", kFloatTypes));
   RegisterElementwiseUnaryOps(r);
+  RegisterElementwiseChainOp(r);
 }
 
 }  // namespace trinity

@@ -150,4 +150,6 @@ TO SaturatingFloatToInt(double d) {
 // Defined in ops_elementwise_unary.cc; called by RegisterElementwiseOps.
 namespace trinity {
 void RegisterElementwiseUnaryOps(KernelRegistry& r);
+// trinity::ElementwiseChain (ops_elementwise_chain.cc), made by graph/fusion_chain.cc.
+void RegisterElementwiseChainOp(KernelRegistry& r);
 }  // namespace trinity

@@ -16,6 +16,7 @@
 
 #include "backends/cpu/kernel.h"
 #include "backends/cpu/ops_elementwise_internal.h"
+#include "graph/passes.h"
 #include "core/dtype_dispatch.h"
 
 namespace trinity {
@@ -559,12 +560,21 @@ void RegisterElementwiseUnaryOps(KernelRegistry& r) {
                      kCheapGrain);
   RegisterFloatUnary(r, "Mish",
                      plain([](auto x) TRINITY_ELEM_INLINE { return x * std::tanh(Softplus(x)); }));
-  RegisterFloatUnary(r, "HardSwish", plain([](auto x) TRINITY_ELEM_INLINE {
-                       using C = decltype(x);
-                       const C h = x / C(6) + C(0.5);
-                       return x * (h < C(0) ? C(0) : (h > C(1) ? C(1) : h));
-                     }),
-                     kCheapGrain);
+  // ONNX's x * clamp(x / 6 + 0.5, 0, 1), as ONNX Runtime rounds it. A HardSwish that the
+  // FuseHardSwish pass made from x * Clip(x + 3, 0, 6) / 6 carries kSpelledHardSwishAttr and
+  // computes that spelling instead, so the fusion is bit-identical to the ops it replaced.
+  RegisterFloatUnary(
+      r, "HardSwish",
+      [](const Node& n) {
+        const bool spelled = n.attr_int(kSpelledHardSwishAttr, 0) != 0;
+        return [spelled](auto x) TRINITY_ELEM_INLINE {
+          using C = decltype(x);
+          if (spelled) return x * std::min(std::max(x + C(3), C(0)), C(6)) / C(6);
+          const C h = x / C(6) + C(0.5);
+          return x * (h < C(0) ? C(0) : (h > C(1) ? C(1) : h));
+        };
+      },
+      kCheapGrain);
   RegisterFloatUnary(
       r, "LeakyRelu",
       [](const Node& n) {

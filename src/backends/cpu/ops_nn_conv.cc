@@ -347,6 +347,29 @@ bool IsPointwise(const ConvShape& s) {
   return true;
 }
 
+// A 1-D convolution of one input channel without padding or dilation: an STFT written as a
+// Conv (openWakeWord's mel model: 512 taps, stride 160). Every window is a contiguous slice of
+// the signal, so the whole convolution is one GEMM of W [M x K] by the windows read in place
+// (row stride = the conv stride), with no im2col copy. XNNPACK would walk the 512 taps one
+// single-channel pointer at a time.
+bool IsFramedSignal(const ConvShape& s) {
+  return s.g.rank() == 1 && s.c == 1 && s.group == 1 && s.g.dilations[0] == 1 &&
+         s.g.pads_begin[0] == 0 && s.g.pads_end[0] == 0 && s.g.kernel[0] >= 16;
+}
+
+void ConvFramedSignal(KernelContext& ctx, const ConvShape& s, const float* x, const float* w,
+                      const float* b, float* y) {
+  const int64_t k = s.g.kernel[0], frames = s.out_size;
+  for (int64_t n = 0; n < s.n; ++n) {
+    float* yn = y + n * s.m * frames;
+    if (b != nullptr) {
+      for (int64_t o = 0; o < s.m; ++o) std::fill(yn + o * frames, yn + (o + 1) * frames, b[o]);
+    }
+    Sgemm(false, true, s.m, frames, k, 1.f, w, k, x + n * s.in_size, s.g.strides[0],
+          b ? 1.f : 0.f, yn, frames, &ctx.pool());
+  }
+}
+
 template <class T>
 void RunConvT(KernelContext& ctx, const ConvShape& s, const T* x, const T* w, const T* b, T* y) {
   if (IsPointwise(s)) {
@@ -455,6 +478,11 @@ Status ConvKernel(KernelContext& ctx) {
   bool xnn_done = false;  // XNNPACK applies the fused bounds itself
   switch (x->dtype()) {
     case DType::kF32: {
+      if (IsFramedSignal(s)) {
+        ConvFramedSignal(ctx, s, x->data<float>(), w->data<float>(),
+                         b ? b->data<float>() : nullptr, y.data<float>());
+        break;
+      }
       const bool xnn_ok = !IsPointwise(s) && s.g.rank() <= 2 && s.icg * s.k_size > 0 &&
                           ConvXnnpack(ctx, s, *x, *w, b, y.data<float>(), /*nhwc=*/false);
       xnn_done = xnn_ok;
