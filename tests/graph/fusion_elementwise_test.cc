@@ -1,0 +1,112 @@
+// FuseHardSwish and FuseElementwiseChains: what they fuse, what they leave alone, and that the
+// fused graph's output is bit-identical to the unfused one (fixed-seed data).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "graph/passes.h"
+#include "graph_test_util.h"
+
+namespace trinity {
+namespace {
+
+using namespace trinity::graph_test;  // NOLINT: the shared IR builders
+
+// Values spread over [-8, 8] so every clamp branch is taken.
+Tensor Spread(std::vector<int64_t> shape, std::mt19937& rng) {
+  return RandomF32(std::move(shape), rng, -8.f, 8.f);
+}
+
+void ExpectBitIdentical(const Tensor& a, const Tensor& b) {
+  ASSERT_EQ(a.shape(), b.shape());
+  for (int64_t i = 0; i < a.numel(); ++i)
+    ASSERT_EQ(a.data<float>()[i], b.data<float>()[i]) << "at " << i;
+}
+
+// y = x * Clip(x + 3, 0, 6) / 6, with `extra` also reading the Clip when asked.
+Graph SpelledHardSwish(bool clip_read_twice) {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {2, 3, 40})};
+  g.outputs = {F32Value("y", {2, 3, 40})};
+  if (clip_read_twice) g.outputs.push_back(F32Value("c", {2, 3, 40}));
+  g.initializers["three"] = F32({}, {3.f});
+  g.initializers["zero"] = F32({}, {0.f});
+  g.initializers["six"] = F32({}, {6.f});
+  g.nodes.push_back(MakeNode("Add", {"x", "three"}, {"a"}));
+  g.nodes.push_back(MakeNode("Clip", {"a", "zero", "six"}, {"c"}));
+  g.nodes.push_back(MakeNode("Mul", {"x", "c"}, {"m"}));
+  g.nodes.push_back(MakeNode("Div", {"m", "six"}, {"y"}));
+  return g;
+}
+
+TEST(FuseHardSwish, FusesTheSpelledOutFormBitIdentically) {
+  std::mt19937 rng(17);
+  Graph g = SpelledHardSwish(false);
+  const Tensor x = Spread({2, 3, 40}, rng);
+  const std::vector<Tensor> before = Execute(g, {x});
+  EXPECT_EQ(FuseHardSwish(g), 1);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].op_type, "HardSwish");
+  const std::vector<Tensor> after = Execute(g, {x});
+  ASSERT_EQ(after.size(), 1u);
+  ExpectBitIdentical(after[0], before[0]);
+}
+
+TEST(FuseHardSwish, LeavesItWhenAnIntermediateIsReadElsewhere) {
+  Graph g = SpelledHardSwish(true);
+  EXPECT_EQ(FuseHardSwish(g), 0);
+  EXPECT_EQ(g.nodes.size(), 4u);
+}
+
+// x -> Mul(2) -> Add(1) -> Relu -> Sub(5 - .) -> Div(. / 4) -> Clip(-1, 1) -> HardSigmoid -> y
+Graph ArithmeticChain() {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {3, 1000})};
+  g.outputs = {F32Value("y", {3, 1000})};
+  g.initializers["two"] = F32({1}, {2.f});
+  g.initializers["one"] = F32({}, {1.f});
+  g.initializers["five"] = F32({}, {5.f});
+  g.initializers["four"] = F32({}, {4.f});
+  g.initializers["lo"] = F32({}, {-1.f});
+  g.initializers["hi"] = F32({}, {1.f});
+  g.nodes.push_back(MakeNode("Mul", {"two", "x"}, {"a"}));
+  g.nodes.push_back(MakeNode("Add", {"a", "one"}, {"b"}));
+  g.nodes.push_back(MakeNode("Relu", {"b"}, {"c"}));
+  g.nodes.push_back(MakeNode("Sub", {"five", "c"}, {"d"}));
+  g.nodes.push_back(MakeNode("Div", {"d", "four"}, {"e"}));
+  g.nodes.push_back(MakeNode("Clip", {"e", "lo", "hi"}, {"f"}));
+  g.nodes.push_back(MakeNode("HardSigmoid", {"f"}, {"y"}));
+  return g;
+}
+
+TEST(FuseElementwiseChains, OneNodeBitIdenticalToTheOps) {
+  std::mt19937 rng(23);
+  Graph g = ArithmeticChain();
+  const Tensor x = Spread({3, 1000}, rng);
+  const std::vector<Tensor> before = Execute(g, {x});
+  EXPECT_EQ(FuseElementwiseChains(g), 1);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].op_type, kElementwiseChainOp);
+  EXPECT_EQ(g.nodes[0].attr_ints("steps").size(), 7u);
+  const std::vector<Tensor> after = Execute(g, {x});
+  ASSERT_EQ(after.size(), 1u);
+  ExpectBitIdentical(after[0], before[0]);
+}
+
+TEST(FuseElementwiseChains, StopsWhereAValueIsReadTwiceAndSkipsTensorOperands) {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {4}), F32Value("z", {4})};
+  g.outputs = {F32Value("y", {4}), F32Value("b", {4})};
+  g.initializers["k"] = F32({}, {3.f});
+  g.nodes.push_back(MakeNode("Mul", {"x", "k"}, {"a"}));
+  g.nodes.push_back(MakeNode("Relu", {"a"}, {"b"}));  // b is also a graph output
+  g.nodes.push_back(MakeNode("Add", {"b", "k"}, {"c"}));
+  g.nodes.push_back(MakeNode("Add", {"c", "z"}, {"y"}));  // a tensor operand: not a step
+  EXPECT_EQ(FuseElementwiseChains(g), 1);                 // Mul + Relu only
+  ASSERT_EQ(g.nodes.size(), 3u);
+  EXPECT_EQ(g.nodes[0].op_type, kElementwiseChainOp);
+  EXPECT_EQ(g.nodes[0].outputs[0], "b");
+}
+
+}  // namespace
+}  // namespace trinity
