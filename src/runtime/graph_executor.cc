@@ -220,8 +220,9 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
       }
       in_ptrs.push_back(t);
     }
-    KernelContext ctx(*step.node, step.opset, in_ptrs, step.outputs.size(), pool_, run_sub);
-    ctx.set_constant_inputs(step.constant_inputs);
+    KernelContext ctx(*step.node, step.opset, std::move(in_ptrs), step.outputs.size(), pool_,
+                      &run_sub);
+    ctx.set_constant_inputs(&step.constant_inputs);
     Status st;
     try {
       st = step.kernel->run(ctx);
@@ -242,6 +243,7 @@ Result<std::vector<Tensor>> GraphExecutor::Run(const std::vector<Tensor>& inputs
       env[static_cast<size_t>(s)] = std::move(ctx.output(i));
     }
     for (int s : step.release) env[static_cast<size_t>(s)] = Tensor();
+    in_ptrs = ctx.take_inputs();
     if (profile_)
       step_seconds_[si] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

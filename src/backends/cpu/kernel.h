@@ -59,7 +59,20 @@ class KernelContext {
         inputs_(std::move(inputs)),
         outputs_(num_outputs),
         pool_(pool),
-        run_subgraph_(std::move(run_subgraph)) {}
+        owned_runner_(std::move(run_subgraph)),
+        run_subgraph_(&owned_runner_) {}
+  // The executor's form: borrows the runner (it outlives the context), so building a context
+  // per node costs no std::function copy.
+  KernelContext(const Node& node, int opset, std::vector<const Tensor*> inputs, size_t num_outputs,
+                ThreadPool* pool, const SubgraphRunner* run_subgraph)
+      : node_(node),
+        opset_(opset),
+        inputs_(std::move(inputs)),
+        outputs_(num_outputs),
+        pool_(pool),
+        run_subgraph_(run_subgraph) {}
+  KernelContext(const KernelContext&) = delete;
+  KernelContext& operator=(const KernelContext&) = delete;
 
   const Node& node() const { return node_; }
   int opset() const { return opset_; }
@@ -82,15 +95,18 @@ class KernelContext {
   // never change while the session lives, so kernels may cache work derived from it (packed
   // or transposed weights) keyed by its address. Set by the executor; false by default.
   bool input_is_constant(size_t i) const {
-    return i < constant_inputs_.size() && constant_inputs_[i];
+    return constant_inputs_ != nullptr && i < constant_inputs_->size() && (*constant_inputs_)[i];
   }
-  void set_constant_inputs(std::vector<bool> flags) { constant_inputs_ = std::move(flags); }
+  // `flags` must outlive the context (the executor's per-step table does).
+  void set_constant_inputs(const std::vector<bool>* flags) { constant_inputs_ = flags; }
+  // Hands the input pointer vector back (the executor reuses its storage for the next node).
+  std::vector<const Tensor*> take_inputs() { return std::move(inputs_); }
 
   ThreadPool& pool() const { return *pool_; }
   // Runs a subgraph (If/Loop/Scan bodies) with the given inputs; outer-scope values resolve
   // to the enclosing graph's values.
   Result<std::vector<Tensor>> RunSubgraph(const Graph& g, const std::vector<Tensor>& inputs) const {
-    return run_subgraph_(g, inputs);
+    return (*run_subgraph_)(g, inputs);
   }
 
   // An error that names the node: "Conv 'conv1': <msg>".
@@ -106,9 +122,10 @@ class KernelContext {
   int opset_;
   std::vector<const Tensor*> inputs_;
   std::vector<Tensor> outputs_;
-  std::vector<bool> constant_inputs_;
+  const std::vector<bool>* constant_inputs_ = nullptr;
   ThreadPool* pool_;
-  SubgraphRunner run_subgraph_;
+  SubgraphRunner owned_runner_;
+  const SubgraphRunner* run_subgraph_;
 };
 
 using KernelFn = std::function<Status(KernelContext&)>;
