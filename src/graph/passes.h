@@ -23,6 +23,10 @@ Result<int> FoldConstants(Graph& graph, const NodeEvaluator& eval, size_t max_by
 // bias. Returns the number of fusions.
 int FuseConvBatchNorm(Graph& graph);
 
+// Pad (constant zeros, spatial dims only) followed by Conv becomes the Conv with larger `pads`.
+// Returns the number of fusions.
+int FusePadIntoConv(Graph& graph);
+
 // x * Clip(x + 3, 0, 6) / 6 (hard-swish spelled out op by op) becomes one HardSwish node that
 // carries kSpelledHardSwishAttr = 1 (it then rounds as the spelled-out ops did). Returns the
 // number of fusions.

@@ -49,6 +49,7 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   TRY_ASSIGN(int folded, FoldConstants(graph, eval));
   (void)folded;
   FuseConvBatchNorm(graph);
+  FusePadIntoConv(graph);
   FuseHardSwish(graph);
   FuseConvActivation(graph);
   FuseMatMulAdd(graph);

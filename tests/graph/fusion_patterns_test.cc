@@ -1,5 +1,5 @@
-// FuseHardSwish and FuseElementwiseChains: what they fuse, what they leave alone, and that the
-// fused graph's output is bit-identical to the unfused one (fixed-seed data).
+// FuseHardSwish, FuseElementwiseChains and FusePadIntoConv: what they fuse, what they leave
+// alone, and that the fused graph computes what the unfused one does (fixed-seed data).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -106,6 +106,41 @@ TEST(FuseElementwiseChains, StopsWhereAValueIsReadTwiceAndSkipsTensorOperands) {
   ASSERT_EQ(g.nodes.size(), 3u);
   EXPECT_EQ(g.nodes[0].op_type, kElementwiseChainOp);
   EXPECT_EQ(g.nodes[0].outputs[0], "b");
+}
+
+// x -> Pad(zeros on H and W, asymmetric) -> Conv(pads 1) -> y, and a Pad that also pads the
+// channel dim, which must stay.
+Graph PadConv(std::mt19937& rng, std::vector<int64_t> pads) {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {1, 3, 7, 8})};
+  g.outputs = {F32Value("y", {})};
+  g.initializers["w"] = RandomF32({4, 3, 3, 3}, rng);
+  g.initializers["pads"] = Tensor::FromVector(DType::kI64, {8}, pads);
+  g.nodes.push_back(MakeNode("Pad", {"x", "pads"}, {"p"}));
+  g.nodes.push_back(MakeNode("Conv", {"p", "w"}, {"y"},
+                             {{"pads", Ints({1, 1, 1, 1})}, {"strides", Ints({2, 2})}}));
+  return g;
+}
+
+TEST(FusePadIntoConv, SpatialZeroPadBecomesConvPads) {
+  std::mt19937 rng(31);
+  Graph g = PadConv(rng, {0, 0, 0, 1, 0, 0, 1, 0});
+  const Tensor x = RandomF32({1, 3, 7, 8}, rng);
+  const std::vector<Tensor> before = Execute(g, {x});
+  EXPECT_EQ(FusePadIntoConv(g), 1);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.nodes[0].attr_ints("pads"), (std::vector<int64_t>{1, 2, 2, 1}));
+  const std::vector<Tensor> after = Execute(g, {x});
+  ASSERT_EQ(after.size(), 1u);
+  ExpectClose(after[0], before[0], 1e-6f);
+}
+
+TEST(FusePadIntoConv, LeavesChannelPadsAlone) {
+  std::mt19937 rng(37);
+  Graph g = PadConv(rng, {0, 1, 0, 0, 0, 0, 0, 0});
+  g.initializers["w"] = RandomF32({4, 4, 3, 3}, rng);
+  EXPECT_EQ(FusePadIntoConv(g), 0);
+  EXPECT_EQ(g.nodes.size(), 2u);
 }
 
 }  // namespace
