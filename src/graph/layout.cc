@@ -2,7 +2,8 @@
 // NHWC. Converting around every Conv costs two full transposes per Conv, more than many of the
 // convolutions themselves on small models. This pass walks the graph once, in topological
 // order, and decides per node whether it runs in NHWC:
-//   - an f32 2-D Conv with constant weights always does (it is where NHWC chains start);
+//   - an f32 2-D Conv or ConvTranspose with constant weights always does (it is where NHWC
+//     chains start);
 //   - a layout-agnostic op (activations, elementwise arithmetic, pooling, Concat, Pad, Resize)
 //     does when one of its data inputs already exists in NHWC and the others can follow
 //     (constants are stored permuted, other rank-4 values get a Transpose);
@@ -193,7 +194,10 @@ class NhwcRewriter {
   }
 
   bool ConvEligible(const Node& n) const {
-    if (n.op_type != "Conv" || n.inputs.size() < 2 || n.outputs.size() != 1) return false;
+    if ((n.op_type != "Conv" && n.op_type != "ConvTranspose") || !n.domain.empty() ||
+        n.inputs.size() < 2 || n.outputs.size() != 1) {
+      return false;
+    }
     const Tensor* w = Constant(n.inputs[1]);
     if (w == nullptr || w->rank() != 4 || w->dtype() != DType::kF32) return false;
     if (n.inputs.size() > 2 && !n.inputs[2].empty() && !Constant(n.inputs[2])) return false;
@@ -334,7 +338,7 @@ class NhwcRewriter {
 
 int ConvertToNhwc(Graph& graph) {
   bool any_conv = false;
-  for (const Node& n : graph.nodes) any_conv |= n.op_type == "Conv";
+  for (const Node& n : graph.nodes) any_conv |= n.op_type == "Conv" || n.op_type == "ConvTranspose";
   if (!any_conv) return 0;
   return NhwcRewriter(graph).Run();
 }

@@ -136,5 +136,26 @@ TEST(ConvertToNhwc, ModelTransposesCancel) {
   ExpectClose(after[0], before[0], 1e-5f);
 }
 
+// ConvTranspose (stride 2, output padding) joins the chain as PP-OCR det's upsampling does.
+TEST(ConvertToNhwc, ConvTransposeRunsInNhwc) {
+  std::mt19937 rng(13);
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {1, 4, 5, 6})};
+  g.outputs = {F32Value("y", {1, 3, 12, 14})};
+  g.initializers["w"] = RandomF32({4, 3, 3, 3}, rng);
+  g.initializers["b"] = RandomF32({3}, rng);
+  g.nodes.push_back(MakeNode(
+      "ConvTranspose", {"x", "w", "b"}, {"d"},
+      {{"strides", Ints({2, 2})}, {"pads", Ints({0, 0, 0, 0})}, {"output_padding", Ints({1, 1})}}));
+  g.nodes.push_back(MakeNode("Relu", {"d"}, {"y"}));
+  const Tensor x = RandomF32({1, 4, 5, 6}, rng);
+  const std::vector<Tensor> before = Execute(g, {x});
+  EXPECT_EQ(ConvertToNhwc(g), 2);
+  EXPECT_EQ(CountOps(g, "Transpose"), 2u);
+  const std::vector<Tensor> after = Execute(g, {x});
+  ASSERT_EQ(after.size(), 1u);
+  ExpectClose(after[0], before[0], 1e-5f);
+}
+
 }  // namespace
 }  // namespace trinity

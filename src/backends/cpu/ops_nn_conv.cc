@@ -30,8 +30,8 @@
 #include <vector>
 
 #include "backends/cpu/ops_nn_common.h"
-#include "graph/passes.h"
 #include "core/dtype_dispatch.h"
+#include "graph/passes.h"
 
 namespace trinity {
 namespace {
@@ -86,7 +86,7 @@ std::unique_ptr<float[]> NewFloats(int64_t n) {
 struct ConvShape {
   int64_t n = 0, c = 0, m = 0, group = 1, icg = 0, ocg = 0;
   WindowGeometry g;
-  int64_t in_size = 1, out_size = 1, k_size = 1;  // products over spatial dims
+  int64_t in_size = 1, out_size = 1, k_size = 1;            // products over spatial dims
   float out_min = -std::numeric_limits<float>::infinity();  // fused activation bounds
   float out_max = std::numeric_limits<float>::infinity();
 };
@@ -299,8 +299,8 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
         static_cast<uint32_t>(at(g.strides, 1)), static_cast<uint32_t>(at(g.dilations, 0)),
         static_cast<uint32_t>(at(g.dilations, 1)), static_cast<uint32_t>(s.group),
         static_cast<size_t>(s.icg), static_cast<size_t>(s.ocg), static_cast<size_t>(s.c),
-        static_cast<size_t>(s.m), wt.get(), b ? b->data<float>() : nullptr,
-        s.out_min, s.out_max, 0, &op);
+        static_cast<size_t>(s.m), wt.get(), b ? b->data<float>() : nullptr, s.out_min, s.out_max, 0,
+        &op);
     if (st != xnn_status_success) return false;
     made->op.reset(op);
     if (keep_w) made->keep_w = w;
@@ -365,8 +365,8 @@ void ConvFramedSignal(KernelContext& ctx, const ConvShape& s, const float* x, co
     if (b != nullptr) {
       for (int64_t o = 0; o < s.m; ++o) std::fill(yn + o * frames, yn + (o + 1) * frames, b[o]);
     }
-    Sgemm(false, true, s.m, frames, k, 1.f, w, k, x + n * s.in_size, s.g.strides[0],
-          b ? 1.f : 0.f, yn, frames, &ctx.pool());
+    Sgemm(false, true, s.m, frames, k, 1.f, w, k, x + n * s.in_size, s.g.strides[0], b ? 1.f : 0.f,
+          yn, frames, &ctx.pool());
   }
 }
 
@@ -479,8 +479,8 @@ Status ConvKernel(KernelContext& ctx) {
   switch (x->dtype()) {
     case DType::kF32: {
       if (IsFramedSignal(s)) {
-        ConvFramedSignal(ctx, s, x->data<float>(), w->data<float>(),
-                         b ? b->data<float>() : nullptr, y.data<float>());
+        ConvFramedSignal(ctx, s, x->data<float>(), w->data<float>(), b ? b->data<float>() : nullptr,
+                         y.data<float>());
         break;
       }
       const bool xnn_ok = !IsPointwise(s) && s.g.rank() <= 2 && s.icg * s.k_size > 0 &&
@@ -690,7 +690,7 @@ void ConvTransposeT(ThreadPool& pool, const DeconvShape& s, const T* x, const T*
 // when every pad is >= 0 and the output size implies an adjustment in [0, stride); returns false
 // otherwise (or when XNNPACK refuses) so the caller takes the GEMM + col2im path.
 bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, const Tensor& w,
-                   const Tensor* b, float* y) {
+                   const Tensor* b, float* y, bool nhwc = false) {
   const size_t r = s.in.size();
   if (r > 2 || !XnnReady() || s.icg == 0 || s.ocg == 0 || s.in_size == 0) return false;
   int64_t v[2][7];  // per dim (H, W): in, k, stride, dilation, pad_begin, pad_end, adjustment
@@ -748,22 +748,54 @@ bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, co
     if (keep_b && b != nullptr) made->keep_b = *b;
     entry = XnnOpCache::Get().Insert(key, made);
   }
-  Tensor xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
-  Tensor yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
-  TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
+  // NCHW goes through NHWC copies; an NHWC node (the layout pass) is read and written as is.
+  Tensor xin, yout;
+  const float* xnhwc = x.data<float>();
+  float* ynhwc = y;
+  if (!nhwc) {
+    xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
+    yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
+    TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
+    xnhwc = xin.data<float>();
+    ynhwc = yout.data<float>();
+  }
   {
     std::lock_guard<std::mutex> l(entry->mu);
     if (xnn_setup_deconvolution2d_nhwc_f32(
             entry->op.get(), static_cast<size_t>(s.n), static_cast<size_t>(v[0][0]),
             static_cast<size_t>(v[1][0]), static_cast<uint32_t>(v[0][6]),
-            static_cast<uint32_t>(v[1][6]), xin.data<float>(), yout.data<float>(),
+            static_cast<uint32_t>(v[1][6]), xnhwc, ynhwc,
             ctx.pool().xnn_pool()) != xnn_status_success ||
         xnn_run_operator(entry->op.get(), ctx.pool().xnn_pool()) != xnn_status_success) {
       return false;
     }
   }
-  TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
+  if (!nhwc) TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
   return true;
+}
+
+// A ConvTranspose the NHWC layout pass rewrote: f32, X [N, H, W, C], Y [N, OH, OW, M].
+Status ConvTransposeNhwc(KernelContext& ctx, const Tensor& x, const Tensor& w, const Tensor* b) {
+  if (x.dtype() != DType::kF32 || x.rank() != 4) {
+    return ctx.Unsupported("NHWC ConvTranspose supports rank-4 f32 only, got " + x.Describe());
+  }
+  // The geometry reads N, C and the spatial dims from an NCHW-shaped view of the same bytes.
+  const Tensor logical = x.Reshaped({x.dim(0), x.dim(3), x.dim(1), x.dim(2)});
+  TRY_ASSIGN(DeconvShape s, DeconvGeometry(ctx, logical, w));
+  TRY_STATUS(CheckBias(ctx, b, x, s.m));
+  const std::vector<int64_t> yshape = {s.n, s.out[0], s.out[1], s.m};
+  if (shape_numel(yshape) < 0) return ctx.Error("output shape overflows");
+  Tensor y = Tensor::Empty(DType::kF32, yshape);
+  if (y.numel() > 0 && !DeconvXnnpack(ctx, s, x, w, b, y.data<float>(), /*nhwc=*/true)) {
+    Tensor xc = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
+    Tensor yc = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
+    TransposeBatched(ctx.pool(), x.data<float>(), xc.data<float>(), s.n, s.in_size, s.c);
+    ConvTransposeT<float>(ctx.pool(), s, xc.data<float>(), w.data<float>(),
+                          b ? b->data<float>() : nullptr, yc.data<float>());
+    TransposeBatched(ctx.pool(), yc.data<float>(), y.data<float>(), s.n, s.m, s.out_size);
+  }
+  ctx.set_output(0, std::move(y));
+  return Status::Ok();
 }
 
 Status ConvTransposeKernel(KernelContext& ctx) {
@@ -771,6 +803,7 @@ Status ConvTransposeKernel(KernelContext& ctx) {
   const Tensor* w = ctx.input(1);
   const Tensor* b = ctx.input(2);
   TRY_STATUS(CheckRanks(ctx, x, w));
+  if (IsNhwcNode(ctx.node())) return ConvTransposeNhwc(ctx, *x, *w, b);
   if (!ConvTypeOk(x->dtype())) {
     return ctx.Unsupported(std::string("dtype ") + dtype_name(x->dtype()) + " is not supported");
   }

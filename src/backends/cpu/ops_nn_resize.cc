@@ -214,6 +214,34 @@ void ResizeSeparable(ThreadPool& pool, const Tensor& x, Tensor& y, const std::ve
                      const std::vector<AxisTaps>& taps, float extrap) {
   using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
   std::vector<int64_t> cur = x.shape();
+  if constexpr (std::is_same_v<T, C>) {
+    // f32/f64 compute in their own type: read x and write y directly, with pooled buffers in
+    // between (no copies in and out, no zero fill: each pass writes every element).
+    std::vector<size_t> axes;
+    for (size_t d = 0; d < cur.size(); ++d)
+      if (!(taps[d].identity && cur[d] == out[d])) axes.push_back(d);
+    if (axes.empty()) {
+      std::copy(x.data<T>(), x.data<T>() + x.numel(), y.data<T>());
+      return;
+    }
+    const C* src = x.data<T>();
+    Tensor buf[2];
+    for (size_t k = 0; k < axes.size(); ++k) {
+      const size_t d = axes[k];
+      int64_t outer = 1, inner = 1;
+      for (size_t i = 0; i < d; ++i) outer *= cur[i];
+      for (size_t i = d + 1; i < cur.size(); ++i) inner *= cur[i];
+      C* dst = y.data<T>();
+      if (k + 1 < axes.size()) {
+        buf[k % 2] = Tensor::Empty(x.dtype(), {outer * out[d] * inner});
+        dst = buf[k % 2].data<T>();
+      }
+      ResizeAxis<C>(pool, src, dst, outer, cur[d], out[d], inner, taps[d], static_cast<C>(extrap));
+      cur[d] = out[d];
+      src = dst;
+    }
+    return;
+  }
   std::vector<C> a(static_cast<size_t>(x.numel())), b;
   const T* xp = x.data<T>();
   for (int64_t i = 0; i < x.numel(); ++i) a[i] = static_cast<C>(to_compute(xp[i]));
