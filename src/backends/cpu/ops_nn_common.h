@@ -88,6 +88,12 @@ struct WindowGeometry {
 Result<WindowGeometry> ComputeWindow(const KernelContext& ctx, const std::vector<int64_t>& in,
                                      const std::vector<int64_t>& kernel, bool ceil_mode);
 
+// y[rows x n] = a[rows x k] * op(B) (B is [n][k] when tb, else [k][n]) with XNNPACK's
+// fully_connected, its packed weights cached per node (ops_nn_gemm.cc). False when XNNPACK
+// refuses; the caller falls back.
+bool FcXnnpack(KernelContext& ctx, const float* a, int64_t rows, int64_t k, const Tensor& b,
+               bool tb, int64_t n, float* y);
+
 // MaxPool/AveragePool (global or not) over an NHWC f32 tensor (nodes the NHWC layout pass
 // marked with kLayoutAttr); see ops_nn_pool_nhwc.cc.
 Status RunPoolNhwc(KernelContext& ctx, bool max, bool global);

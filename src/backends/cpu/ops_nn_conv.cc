@@ -357,16 +357,33 @@ bool IsFramedSignal(const ConvShape& s) {
          s.g.pads_begin[0] == 0 && s.g.pads_end[0] == 0 && s.g.kernel[0] >= 16;
 }
 
-void ConvFramedSignal(KernelContext& ctx, const ConvShape& s, const float* x, const float* w,
+void ConvFramedSignal(KernelContext& ctx, const ConvShape& s, const Tensor& w, const float* x,
                       const float* b, float* y) {
-  const int64_t k = s.g.kernel[0], frames = s.out_size;
+  const int64_t k = s.g.kernel[0], frames = s.out_size, stride = s.g.strides[0];
+  // XNNPACK's GEMM (AVX-512 where the CPU has it, weights packed once per node) on the frames
+  // copied out as rows (cheap next to the GEMM), then transposed into [M, frames] with the bias.
+  Tensor rows = Tensor::Empty(DType::kF32, {frames, k});
+  Tensor prod = Tensor::Empty(DType::kF32, {frames, s.m});
   for (int64_t n = 0; n < s.n; ++n) {
+    const float* xn = x + n * s.in_size;
     float* yn = y + n * s.m * frames;
-    if (b != nullptr) {
-      for (int64_t o = 0; o < s.m; ++o) std::fill(yn + o * frames, yn + (o + 1) * frames, b[o]);
+    for (int64_t t = 0; t < frames; ++t)
+      std::copy(xn + t * stride, xn + t * stride + k, rows.data<float>() + t * k);
+    // W [M, 1, K] is already B [n][k]; passing the input tensor itself lets the operator
+    // cache key on the constant's address instead of hashing its bytes.
+    if (!FcXnnpack(ctx, rows.data<float>(), frames, k, w, /*tb=*/true, s.m, prod.data<float>())) {
+      if (b != nullptr) {
+        for (int64_t o = 0; o < s.m; ++o) std::fill(yn + o * frames, yn + (o + 1) * frames, b[o]);
+      }
+      Sgemm(false, true, s.m, frames, k, 1.f, w.data<float>(), k, xn, stride, b ? 1.f : 0.f, yn,
+            frames, &ctx.pool());
+      continue;
     }
-    Sgemm(false, true, s.m, frames, k, 1.f, w, k, x + n * s.in_size, s.g.strides[0], b ? 1.f : 0.f,
-          yn, frames, &ctx.pool());
+    const float* p = prod.data<float>();
+    for (int64_t o = 0; o < s.m; ++o) {
+      const float bias = b ? b[o] : 0.f;
+      for (int64_t t = 0; t < frames; ++t) yn[o * frames + t] = p[t * s.m + o] + bias;
+    }
   }
 }
 
@@ -479,7 +496,7 @@ Status ConvKernel(KernelContext& ctx) {
   switch (x->dtype()) {
     case DType::kF32: {
       if (IsFramedSignal(s)) {
-        ConvFramedSignal(ctx, s, x->data<float>(), w->data<float>(), b ? b->data<float>() : nullptr,
+        ConvFramedSignal(ctx, s, *w, x->data<float>(), b ? b->data<float>() : nullptr,
                          y.data<float>());
         break;
       }

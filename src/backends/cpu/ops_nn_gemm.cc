@@ -239,6 +239,8 @@ std::vector<float> ToFloat(const T* p, int64_t n) {
   return v;
 }
 
+}  // namespace
+
 // y[rows x n] = a[rows x k] * op(B) with XNNPACK fully_connected, whose packed weights are
 // cached like Conv's (ops_nn_conv.cc). Measured with /tmp-style microbenchmarks on this
 // project's shared 2-core x86 host (noisy, load 8+): XNNPACK is as fast or faster from about
@@ -273,6 +275,8 @@ bool FcXnnpack(KernelContext& ctx, const float* a, int64_t rows, int64_t k, cons
                                           ctx.pool().xnn_pool()) == xnn_status_success &&
          xnn_run_operator(entry->op.get(), ctx.pool().xnn_pool()) == xnn_status_success;
 }
+
+namespace {
 
 bool UseFc(int64_t m, int64_t n, int64_t k) { return m * n * k >= (int64_t{1} << 16); }
 
