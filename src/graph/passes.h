@@ -23,6 +23,11 @@ Result<int> FoldConstants(Graph& graph, const NodeEvaluator& eval, size_t max_by
 // bias. Returns the number of fusions.
 int FuseConvBatchNorm(Graph& graph);
 
+// LayerNorm spelled out over the last axis (ReduceMean, Sub, Pow 2, ReduceMean, Add eps, Sqrt,
+// Div, then optionally Mul by a scale and Add of a bias of the row's width) becomes one
+// LayerNormalization node. Returns the number of fusions.
+int FuseLayerNorm(Graph& graph);
+
 // Pad (constant zeros, spatial dims only) followed by Conv becomes the Conv with larger `pads`.
 // Returns the number of fusions.
 int FusePadIntoConv(Graph& graph);

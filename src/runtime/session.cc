@@ -51,6 +51,7 @@ Status Optimize(Graph& graph, ThreadPool* pool) {
   FuseConvBatchNorm(graph);
   FusePadIntoConv(graph);
   FuseHardSwish(graph);
+  FuseLayerNorm(graph);
   FuseConvActivation(graph);
   FuseMatMulAdd(graph);
   FuseElementwiseChains(graph);

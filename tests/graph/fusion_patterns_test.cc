@@ -1,5 +1,5 @@
-// FuseHardSwish, FuseElementwiseChains and FusePadIntoConv: what they fuse, what they leave
-// alone, and that the fused graph computes what the unfused one does (fixed-seed data).
+// FuseHardSwish, FuseElementwiseChains, FusePadIntoConv and FuseLayerNorm: what they fuse, what
+// they leave alone, and that the fused graph computes what the unfused one does (fixed-seed data).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -141,6 +141,55 @@ TEST(FusePadIntoConv, LeavesChannelPadsAlone) {
   g.initializers["w"] = RandomF32({4, 4, 3, 3}, rng);
   EXPECT_EQ(FusePadIntoConv(g), 0);
   EXPECT_EQ(g.nodes.size(), 2u);
+}
+
+// The LayerNorm that PyTorch exports before opset 17 write out, with its affine.
+Graph SpelledLayerNorm(std::mt19937& rng, bool affine) {
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {2, 3, 16})};
+  g.outputs = {F32Value("y", {2, 3, 16})};
+  g.initializers["two"] = F32({}, {2.f});
+  g.initializers["eps"] = F32({}, {1e-5f});
+  g.initializers["gamma"] = RandomF32({16}, rng);
+  g.initializers["beta"] = RandomF32({16}, rng);
+  g.nodes.push_back(MakeNode("ReduceMean", {"x"}, {"m"}, {{"axes", Ints({-1})}}));
+  g.nodes.push_back(MakeNode("Sub", {"x", "m"}, {"d"}));
+  g.nodes.push_back(MakeNode("Pow", {"d", "two"}, {"p"}));
+  g.nodes.push_back(MakeNode("ReduceMean", {"p"}, {"v"}, {{"axes", Ints({-1})}}));
+  g.nodes.push_back(MakeNode("Add", {"v", "eps"}, {"e"}));
+  g.nodes.push_back(MakeNode("Sqrt", {"e"}, {"s"}));
+  g.nodes.push_back(MakeNode("Div", {"d", "s"}, {affine ? "n" : "y"}));
+  if (affine) {
+    g.nodes.push_back(MakeNode("Mul", {"n", "gamma"}, {"g"}));
+    g.nodes.push_back(MakeNode("Add", {"g", "beta"}, {"y"}));
+  }
+  return g;
+}
+
+TEST(FuseLayerNorm, NineOpsBecomeOneLayerNormalization) {
+  for (bool affine : {true, false}) {
+    SCOPED_TRACE(affine ? "with scale and bias" : "bare");
+    std::mt19937 rng(41);
+    Graph g = SpelledLayerNorm(rng, affine);
+    const Tensor x = RandomF32({2, 3, 16}, rng, -3.f, 5.f);
+    const std::vector<Tensor> before = Execute(g, {x});
+    EXPECT_EQ(FuseLayerNorm(g), 1);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].op_type, "LayerNormalization");
+    EXPECT_EQ(g.nodes[0].inputs.size(), affine ? 3u : 2u);
+    const std::vector<Tensor> after = Execute(g, {x});
+    ASSERT_EQ(after.size(), 1u);
+    // The fused kernel rounds its statistics differently: a few ulps.
+    ExpectClose(after[0], before[0], 1e-5f);
+  }
+}
+
+TEST(FuseLayerNorm, LeavesAMeanOverAnotherAxisAlone) {
+  std::mt19937 rng(43);
+  Graph g = SpelledLayerNorm(rng, true);
+  g.nodes[0].attrs["axes"] = Ints({1});
+  EXPECT_EQ(FuseLayerNorm(g), 0);
+  EXPECT_EQ(g.nodes.size(), 9u);
 }
 
 }  // namespace
