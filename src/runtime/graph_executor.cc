@@ -79,6 +79,14 @@ GraphExecutor::~GraphExecutor() {
   for (const auto& [op, e] : rows)
     std::fprintf(stderr, "  %-24s %4d nodes %9.4f ms/run %5.1f%%\n", op.c_str(), e.second,
                  1e3 * e.first / runs_, total > 0 ? 100 * e.first / total : 0.0);
+  std::vector<size_t> order(steps_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return step_seconds_[a] > step_seconds_[b]; });
+  std::fprintf(stderr, "  slowest nodes:\n");
+  for (size_t i = 0; i < order.size() && i < 8; ++i)
+    std::fprintf(stderr, "    %9.4f ms/run  %s\n", 1e3 * step_seconds_[order[i]] / runs_,
+                 steps_[order[i]].node->Label().c_str());
 }
 
 bool GraphExecutor::IsConstantSlot(int s) const {

@@ -198,6 +198,15 @@ void ResizeAxis(ThreadPool& pool, const C* x, C* y, int64_t outer, int64_t in_le
                          dst[0] = acc;
                          continue;
                        }
+                       if (t.n == 2 && w[0] != 0 && w[1] != 0) {
+                         // Linear: the loop below computes 0 + w0*s0 (exact), then
+                         // fma(w1, s1, that); one pass does the same without the zero fill.
+                         const C w0 = static_cast<C>(w[0]), w1 = static_cast<C>(w[1]);
+                         const C* s0 = src + idx[0] * inner;
+                         const C* s1 = src + idx[1] * inner;
+                         for (int64_t i = 0; i < inner; ++i) dst[i] = std::fma(w1, s1[i], w0 * s0[i]);
+                         continue;
+                       }
                        std::fill(dst, dst + inner, C(0));
                        for (int64_t k = 0; k < t.n; ++k) {
                          if (w[k] == 0) continue;
