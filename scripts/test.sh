@@ -71,7 +71,10 @@ if ((sanitize)); then
   # in production, so tests of absurd sizes see Trinity's error instead of an ASan abort.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0:detect_stack_use_after_return=1:strict_string_checks=1:allocator_may_return_null=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  say "sanitizer tests (ctest --test-dir $asan_dir: the whole suite under ASan+UBSan)"
+  # New tensors are filled with 0xFF (NaN / -1), so a kernel that reads an output element it
+  # never wrote fails its test instead of passing on leftover zeros.
+  export TRINITY_POISON_UNINITIALIZED=1
+  say "sanitizer tests (ctest --test-dir $asan_dir: the whole suite under ASan+UBSan, poisoned allocations)"
   ctest --test-dir "$asan_dir" --output-on-failure -j2
   say "sanitizer tests passed"
 fi

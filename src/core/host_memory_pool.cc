@@ -58,7 +58,7 @@ void* HostMemoryPool::Allocate(size_t bytes) {
 void HostMemoryPool::Free(void* p, size_t bytes) {
   if (p == nullptr) return;
   const size_t cls = RoundToClass(bytes == 0 ? 1 : bytes);
-  {
+  if (kCaching) {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.cached + cls <= kMaxCachedBytes) {

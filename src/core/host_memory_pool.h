@@ -22,6 +22,13 @@ class HostMemoryPool {
   static constexpr size_t kAlignment = 64;
   static constexpr size_t kSmallLimit = 16 * 1024;
   static constexpr size_t kMaxCachedBytes = size_t{512} << 20;
+#if defined(__SANITIZE_ADDRESS__)
+  // Under AddressSanitizer every block goes back to the system, so ASan sees each free and
+  // reports a use after it; a cache would hide those.
+  static constexpr bool kCaching = false;
+#else
+  static constexpr bool kCaching = true;
+#endif
 
   static HostMemoryPool& Instance();
 
