@@ -10,17 +10,10 @@ namespace trinity {
 
 using fusion::ConstF32;
 using fusion::PairFuser;
+using fusion::ScalarF32;
 using fusion::UseCounts;
 
 namespace {
-
-// The value of an f32 constant that is a scalar of rank 0 or 1 (so broadcasting it cannot
-// change the other operand's shape).
-std::optional<float> Scalar(const Graph& g, const std::string& name) {
-  const Tensor* t = ConstF32(g, name);
-  if (!t || t->numel() != 1 || t->rank() > 1) return std::nullopt;
-  return t->data<float>()[0];
-}
 
 // The chain step a node is, reading `x`, or nullopt. Steps hold the node's exact arithmetic.
 std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
@@ -42,7 +35,7 @@ std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
                      n.attr_float("beta", 0.5f)};
   }
   if (op == "Clip" && g.opset(n.domain) >= 11 && n.inputs.size() == 3) {
-    auto lo = Scalar(g, n.inputs[1]), hi = Scalar(g, n.inputs[2]);
+    auto lo = ScalarF32(g, n.inputs[1]), hi = ScalarF32(g, n.inputs[2]);
     if (!lo || !hi) return std::nullopt;
     *x = n.inputs[0];
     return ChainStep{ChainStep::kClip, *lo, *hi};
@@ -50,7 +43,7 @@ std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
   const bool mul = op == "Mul", add = op == "Add", sub = op == "Sub", div = op == "Div";
   if ((mul || add || sub || div) && n.inputs.size() == 2) {
     for (int side = 0; side < 2; ++side) {
-      auto c = Scalar(g, n.inputs[static_cast<size_t>(1 - side)]);
+      auto c = ScalarF32(g, n.inputs[static_cast<size_t>(1 - side)]);
       if (!c) continue;
       *x = n.inputs[static_cast<size_t>(side)];
       const bool left = side == 1;  // the constant is the first operand: c - x, c / x

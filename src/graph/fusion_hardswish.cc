@@ -9,16 +9,10 @@ namespace trinity {
 
 using fusion::ConstF32;
 using fusion::PairFuser;
+using fusion::ScalarF32;
 using fusion::UseCounts;
 
 namespace {
-
-// The constant scalar value of input `name`, if it is one.
-std::optional<float> ScalarConst(const Graph& g, const std::string& name) {
-  const Tensor* t = ConstF32(g, name);
-  if (!t || t->numel() != 1) return std::nullopt;
-  return t->data<float>()[0];
-}
 
 // Clip bounds of a Clip node when they are constants (attributes before opset 11).
 bool ClipBounds(const Graph& g, const Node& clip, float* lo, float* hi) {
@@ -28,7 +22,7 @@ bool ClipBounds(const Graph& g, const Node& clip, float* lo, float* hi) {
     return true;
   }
   if (clip.inputs.size() != 3) return false;
-  auto l = ScalarConst(g, clip.inputs[1]), h = ScalarConst(g, clip.inputs[2]);
+  auto l = ScalarF32(g, clip.inputs[1]), h = ScalarF32(g, clip.inputs[2]);
   if (!l || !h) return false;
   *lo = *l;
   *hi = *h;
@@ -45,7 +39,7 @@ int FuseHardSwish(Graph& graph) {
     Node& div = graph.nodes[di];
     // Div(Mul(x, Clip(Add(x, 3), 0, 6)), 6)
     if (div.op_type != "Div" || !div.domain.empty() || div.inputs.size() != 2) continue;
-    if (ScalarConst(graph, div.inputs[1]) != 6.f) continue;
+    if (ScalarF32(graph, div.inputs[1]) != 6.f) continue;
     Node* mul = fuser.Producer(div.inputs[0]);
     if (!mul || mul->op_type != "Mul" || mul->inputs.size() != 2 || uses[mul->outputs[0]] != 1) {
       continue;
@@ -60,8 +54,8 @@ int FuseHardSwish(Graph& graph) {
       if (!add || add->op_type != "Add" || add->inputs.size() != 2 || uses[add->outputs[0]] != 1) {
         continue;
       }
-      const bool x_first = add->inputs[0] == x && ScalarConst(graph, add->inputs[1]) == 3.f;
-      const bool x_second = add->inputs[1] == x && ScalarConst(graph, add->inputs[0]) == 3.f;
+      const bool x_first = add->inputs[0] == x && ScalarF32(graph, add->inputs[1]) == 3.f;
+      const bool x_second = add->inputs[1] == x && ScalarF32(graph, add->inputs[0]) == 3.f;
       if (!x_first && !x_second) continue;
       // The x value is f32 (the constants are); a HardSwish marked "spelled" computes
       // x * clip(x + 3, 0, 6) / 6 in this very order, so the fused result is bit-identical.

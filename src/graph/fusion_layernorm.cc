@@ -12,15 +12,10 @@ namespace trinity {
 using fusion::ConstF32;
 using fusion::FreshName;
 using fusion::PairFuser;
+using fusion::ScalarF32;
 using fusion::UseCounts;
 
 namespace {
-
-std::optional<float> ScalarOf(const Graph& g, const std::string& name) {
-  const Tensor* t = ConstF32(g, name);
-  if (!t || t->numel() != 1) return std::nullopt;
-  return t->data<float>()[0];
-}
 
 // Whether a ReduceMean keeps dims and reduces only the last axis of `x` (rank from types).
 bool MeanOverLastAxis(const Graph& g, const Node& n, const std::string& x) {
@@ -53,13 +48,13 @@ int FuseLayerNorm(Graph& graph) {
     Node* add = fuser.Producer(sqrt->inputs[0]);
     if (!add || add->op_type != "Add" || add->inputs.size() != 2 || uses[add->outputs[0]] != 1)
       continue;
-    const int var_side = ScalarOf(graph, add->inputs[1]) ? 0 : 1;
-    auto eps = ScalarOf(graph, add->inputs[static_cast<size_t>(1 - var_side)]);
+    const int var_side = ScalarF32(graph, add->inputs[1]) ? 0 : 1;
+    auto eps = ScalarF32(graph, add->inputs[static_cast<size_t>(1 - var_side)]);
     Node* var = fuser.Producer(add->inputs[static_cast<size_t>(var_side)]);
     if (!eps || !var || uses[var->outputs[0]] != 1) continue;
     Node* pow = fuser.Producer(var->inputs[0]);
     if (!pow || pow->op_type != "Pow" || pow->inputs.size() != 2 ||
-        ScalarOf(graph, pow->inputs[1]) != 2.f || uses[pow->outputs[0]] != 1) {
+        ScalarF32(graph, pow->inputs[1]) != 2.f || uses[pow->outputs[0]] != 1) {
       continue;
     }
     const std::string& d = div.inputs[0];

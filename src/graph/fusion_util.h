@@ -1,6 +1,7 @@
 // Helpers shared by the fusion passes (fusion.cc, fusion_elementwise.cc).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,6 +35,14 @@ inline const Tensor* ConstF32(const Graph& g, const std::string& name) {
   for (const auto& in : g.inputs)
     if (in.name == name) return nullptr;  // overridable by the caller
   return &it->second;
+}
+
+// The value of an f32 constant holding one element with rank 0 or 1 (so broadcasting it against
+// another operand cannot change that operand's shape), else nullopt.
+inline std::optional<float> ScalarF32(const Graph& g, const std::string& name) {
+  const Tensor* t = ConstF32(g, name);
+  if (!t || t->numel() != 1 || t->rank() > 1) return std::nullopt;
+  return t->data<float>()[0];
 }
 
 inline std::string FreshName(const Graph& g, const std::string& base) {

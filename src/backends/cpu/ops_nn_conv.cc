@@ -80,6 +80,35 @@ std::unique_ptr<float[]> NewFloats(int64_t n) {
   return std::unique_ptr<float[]>(new float[static_cast<size_t>(std::max<int64_t>(1, n))]);
 }
 
+// XNNPACK computes in NHWC. For NCHW tensors, x is transposed into a pooled NHWC copy and the
+// operator writes a pooled NHWC buffer that Finish() transposes into y; for a node the layout
+// pass made NHWC, x and y are used as they are.
+struct NhwcStaging {
+  NhwcStaging(ThreadPool& pool, const float* x_in, float* y_out, bool nhwc, int64_t n, int64_t c,
+              int64_t in_size, int64_t m, int64_t out_size)
+      : pool_(pool), y_out_(y_out), n_(n), m_(m), out_size_(out_size), x(x_in), y(y_out) {
+    if (nhwc) return;
+    xbuf_ = Tensor::Empty(DType::kF32, {n * c * in_size});
+    ybuf_ = Tensor::Empty(DType::kF32, {n * m * out_size});
+    TransposeBatched(pool, x_in, xbuf_.data<float>(), n, c, in_size);
+    x = xbuf_.data<float>();
+    y = ybuf_.data<float>();
+  }
+  void Finish() {
+    if (ybuf_.defined()) TransposeBatched(pool_, y, y_out_, n_, out_size_, m_);
+  }
+
+ private:
+  ThreadPool& pool_;
+  float* y_out_;
+  int64_t n_, m_, out_size_;
+  Tensor xbuf_, ybuf_;
+
+ public:
+  const float* x;  // NHWC input the operator reads
+  float* y;        // NHWC output the operator writes
+};
+
 // ---------------------------------------------------------------------------------------------
 // Shared validation.
 
@@ -307,17 +336,9 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
     if (keep_b && b != nullptr) made->keep_b = *b;
     entry = XnnOpCache::Get().Insert(key, made);
   }
-  // NCHW -> NHWC, run, NHWC -> NCHW (pooled buffers: no fresh pages per run).
-  Tensor xin, yout;
-  const float* xnhwc = x.data<float>();
-  float* ynhwc = y;
-  if (!nhwc) {
-    xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
-    yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
-    TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
-    xnhwc = xin.data<float>();
-    ynhwc = yout.data<float>();
-  }
+  NhwcStaging io(ctx.pool(), x.data<float>(), y, nhwc, s.n, s.c, s.in_size, s.m, s.out_size);
+  const float* xnhwc = io.x;
+  float* ynhwc = io.y;
   {
     std::lock_guard<std::mutex> l(entry->mu);
     if (xnn_setup_convolution2d_nhwc_f32(entry->op.get(), static_cast<size_t>(s.n),
@@ -331,7 +352,7 @@ bool ConvXnnpack(KernelContext& ctx, const ConvShape& s, const Tensor& x, const 
   }
   (void)oh;
   (void)ow;
-  if (!nhwc) TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
+  io.Finish();
   return true;
 }
 
@@ -765,17 +786,9 @@ bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, co
     if (keep_b && b != nullptr) made->keep_b = *b;
     entry = XnnOpCache::Get().Insert(key, made);
   }
-  // NCHW goes through NHWC copies; an NHWC node (the layout pass) is read and written as is.
-  Tensor xin, yout;
-  const float* xnhwc = x.data<float>();
-  float* ynhwc = y;
-  if (!nhwc) {
-    xin = Tensor::Empty(DType::kF32, {s.n * s.c * s.in_size});
-    yout = Tensor::Empty(DType::kF32, {s.n * s.m * s.out_size});
-    TransposeBatched(ctx.pool(), x.data<float>(), xin.data<float>(), s.n, s.c, s.in_size);
-    xnhwc = xin.data<float>();
-    ynhwc = yout.data<float>();
-  }
+  NhwcStaging io(ctx.pool(), x.data<float>(), y, nhwc, s.n, s.c, s.in_size, s.m, s.out_size);
+  const float* xnhwc = io.x;
+  float* ynhwc = io.y;
   {
     std::lock_guard<std::mutex> l(entry->mu);
     if (xnn_setup_deconvolution2d_nhwc_f32(
@@ -787,7 +800,7 @@ bool DeconvXnnpack(KernelContext& ctx, const DeconvShape& s, const Tensor& x, co
       return false;
     }
   }
-  if (!nhwc) TransposeBatched(ctx.pool(), yout.data<float>(), y, s.n, s.out_size, s.m);
+  io.Finish();
   return true;
 }
 
