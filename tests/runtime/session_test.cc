@@ -10,21 +10,13 @@
 #include <thread>
 
 #include "graph/graph.h"
+#include "graph/graph_test_util.h"
 #include "trinity/device.h"
 
 namespace trinity {
 namespace {
 
-Node MakeNode(const std::string& op, std::vector<std::string> inputs,
-              std::vector<std::string> outputs, std::map<std::string, Attribute> attrs = {}) {
-  Node n;
-  n.op_type = op;
-  n.name = op + "_" + outputs.at(0);
-  n.inputs = std::move(inputs);
-  n.outputs = std::move(outputs);
-  n.attrs = std::move(attrs);
-  return n;
-}
+using namespace trinity::graph_test;  // NOLINT: the shared IR builders
 
 Shape MakeShape(std::vector<Dim> dims) {
   Shape s;
@@ -36,22 +28,6 @@ std::shared_ptr<const Model> ToModel(Graph g) {
   return std::make_shared<const Model>(std::make_shared<const Graph>(std::move(g)), "in-memory");
 }
 
-Tensor F32(std::vector<int64_t> shape, std::vector<float> v) {
-  return Tensor::FromVector(DType::kF32, std::move(shape), v);
-}
-
-Tensor RandomF32(std::vector<int64_t> shape, std::mt19937& rng) {
-  Tensor t = Tensor::Empty(DType::kF32, std::move(shape));
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data<float>()[i] = dist(rng);
-  return t;
-}
-
-std::vector<float> Values(const Tensor& t) {
-  return std::vector<float>(t.data<float>(), t.data<float>() + t.numel());
-}
-
-// x f32[batch,3], y f32[1,3] -> sum = x + y, sq = sum * sum.
 std::shared_ptr<const Model> AddMulModel() {
   Graph g;
   g.name = "add_mul";
