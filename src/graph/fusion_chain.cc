@@ -29,6 +29,10 @@ std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
         n.attr_int(kSpelledHardSwishAttr, 0) ? ChainStep::kHardSwishSpelled : ChainStep::kHardSwish,
         0, 0};
   }
+  if (op == "LeakyRelu" && n.inputs.size() == 1) {
+    *x = n.inputs[0];
+    return ChainStep{ChainStep::kLeakyRelu, n.attr_float("alpha", 0.01f), 0};
+  }
   if (op == "HardSigmoid" && n.inputs.size() == 1) {
     *x = n.inputs[0];
     return ChainStep{ChainStep::kHardSigmoid, n.attr_float("alpha", 0.2f),
@@ -41,7 +45,8 @@ std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
     return ChainStep{ChainStep::kClip, *lo, *hi};
   }
   const bool mul = op == "Mul", add = op == "Add", sub = op == "Sub", div = op == "Div";
-  if ((mul || add || sub || div) && n.inputs.size() == 2) {
+  const bool max = op == "Max", min = op == "Min";
+  if ((mul || add || sub || div || max || min) && n.inputs.size() == 2) {
     for (int side = 0; side < 2; ++side) {
       auto c = ScalarF32(g, n.inputs[static_cast<size_t>(1 - side)]);
       if (!c) continue;
@@ -50,6 +55,8 @@ std::optional<ChainStep> StepOf(const Graph& g, const Node& n, std::string* x) {
       if (mul) return ChainStep{ChainStep::kMul, *c, 0};
       if (add) return ChainStep{ChainStep::kAdd, *c, 0};
       if (sub) return ChainStep{left ? ChainStep::kSubFrom : ChainStep::kSub, *c, 0};
+      if (max) return ChainStep{left ? ChainStep::kMaxConstFirst : ChainStep::kMax, *c, 0};
+      if (min) return ChainStep{left ? ChainStep::kMinConstFirst : ChainStep::kMin, *c, 0};
       return ChainStep{left ? ChainStep::kDivInto : ChainStep::kDiv, *c, 0};
     }
   }

@@ -38,11 +38,11 @@ int FusePadIntoConv(Graph& graph);
 inline constexpr char kSpelledHardSwishAttr[] = "trinity.spelled";
 int FuseHardSwish(Graph& graph);
 
-// Chains of at least two single-input f32 elementwise steps (Relu, Clip with constant bounds,
-// HardSigmoid, HardSwish, and Add/Sub/Mul/Div by a constant scalar), each step's output read
-// only by the next, become one node (domain kTrinityDomain, op kElementwiseChainOp) that makes
-// one pass over memory. Its attributes: `steps` (ChainStep::Kind values), `a` and `b` (each
-// step's constants). Every step rounds exactly as the op it replaced. Returns the number of
+// Chains of at least two single-input f32 elementwise steps (Relu, LeakyRelu, Clip with constant
+// bounds, HardSigmoid, HardSwish, and Add/Sub/Mul/Div/Max/Min with a constant scalar), each step's
+// output read only by the next, become one node (domain kTrinityDomain, op kElementwiseChainOp)
+// that makes one pass over memory. Its attributes: `steps` (ChainStep::Kind values), `a` and `b`
+// (each step's constants). Every step rounds exactly as the op it replaced. Returns the number of
 // chains made.
 inline constexpr char kTrinityDomain[] = "trinity";
 inline constexpr char kElementwiseChainOp[] = "ElementwiseChain";
@@ -58,10 +58,18 @@ struct ChainStep {
     kSubFrom,
     kMul,
     kDiv,
-    kDivInto
+    kDivInto,
+    kLeakyRelu,
+    kMax,
+    kMaxConstFirst,
+    kMin,
+    kMinConstFirst
   };
   Kind kind;
-  float a, b;  // kClip: lo, hi; kHardSigmoid: alpha, beta; arithmetic: the constant in a
+  // kClip: lo, hi; kHardSigmoid: alpha, beta; kLeakyRelu: alpha; arithmetic, Max, Min: the
+  // constant in a (the *ConstFirst kinds take it as the op's first operand: NaN and -0/+0
+  // handling follows operand order).
+  float a, b;
 };
 int FuseElementwiseChains(Graph& graph);
 

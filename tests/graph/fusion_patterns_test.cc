@@ -2,6 +2,8 @@
 // they leave alone, and that the fused graph computes what the unfused one does (fixed-seed data).
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <limits>
 #include <random>
 
 #include "graph/passes.h"
@@ -91,6 +93,37 @@ TEST(FuseElementwiseChains, OneNodeBitIdenticalToTheOps) {
   const std::vector<Tensor> after = Execute(g, {x});
   ASSERT_EQ(after.size(), 1u);
   ExpectBitIdentical(after[0], before[0]);
+}
+
+// openWakeWord's embedding model: LeakyRelu then Max with a constant, both operand orders, and
+// Min; NaN and -0 inputs must come out as the separate ops give them.
+TEST(FuseElementwiseChains, LeakyReluMaxMinKeepTheOpsRounding) {
+  std::mt19937 rng(29);
+  Graph g = NewGraph();
+  g.inputs = {F32Value("x", {4, 500})};
+  g.outputs = {F32Value("y", {4, 500})};
+  g.initializers["lo"] = F32({}, {-0.5f});
+  g.initializers["hi"] = F32({1}, {2.f});
+  Attribute alpha;
+  alpha.kind = Attribute::Kind::kFloat;
+  alpha.f = 0.2f;
+  g.nodes.push_back(MakeNode("LeakyRelu", {"x"}, {"a"}, {{"alpha", alpha}}));
+  g.nodes.push_back(MakeNode("Max", {"a", "lo"}, {"b"}));
+  g.nodes.push_back(MakeNode("Max", {"lo", "b"}, {"c"}));
+  g.nodes.push_back(MakeNode("Min", {"c", "hi"}, {"d"}));
+  g.nodes.push_back(MakeNode("Min", {"hi", "d"}, {"y"}));
+  Tensor x = Spread({4, 500}, rng);
+  x.data<float>()[7] = std::numeric_limits<float>::quiet_NaN();
+  x.data<float>()[8] = -0.f;
+  const std::vector<Tensor> before = Execute(g, {x});
+  EXPECT_EQ(FuseElementwiseChains(g), 1);
+  ASSERT_EQ(g.nodes.size(), 1u);
+  const std::vector<Tensor> after = Execute(g, {x});
+  ASSERT_EQ(after.size(), 1u);
+  for (int64_t i = 0; i < x.numel(); ++i) {
+    const float p = after[0].data<float>()[i], q = before[0].data<float>()[i];
+    ASSERT_TRUE(std::memcmp(&p, &q, sizeof p) == 0 || (p != p && q != q)) << "at " << i;
+  }
 }
 
 TEST(FuseElementwiseChains, StopsWhereAValueIsReadTwiceAndSkipsTensorOperands) {

@@ -2,8 +2,9 @@
 // run of single-input f32 elementwise ops. The tensor is processed in L1-sized blocks; each step
 // sweeps the block in place, so memory is read and written once for the whole chain.
 //
-// Every step's arithmetic is written exactly as the kernel of the op it replaced (Relu, Clip,
-// HardSigmoid, HardSwish in ops_elementwise_unary.cc; Add/Sub/Mul/Div in ops_elementwise.cc),
+// Every step's arithmetic is written exactly as the kernel of the op it replaced (Relu,
+// LeakyRelu, Clip, HardSigmoid, HardSwish in ops_elementwise_unary.cc; Add/Sub/Mul/Div/Max/Min
+// in ops_elementwise.cc),
 // and steps are separate loops (no contraction across them), so the chain's output is
 // bit-identical to running the ops one by one.
 #pragma GCC optimize("-fvect-cost-model=dynamic", "-fno-trapping-math")
@@ -63,6 +64,23 @@ void ApplyStep(const ChainStep& s, float* v, int64_t n) {
     case ChainStep::kDivInto:
       for (int64_t i = 0; i < n; ++i) v[i] = a / v[i];
       break;
+    case ChainStep::kLeakyRelu:
+      for (int64_t i = 0; i < n; ++i) v[i] = std::max(v[i], 0.f) + a * std::min(v[i], 0.f);
+      break;
+    // Max/Min as ops_elementwise.cc's MaxOp/MinOp(p, q): a NaN p wins, then a NaN or larger
+    // (smaller) q. The constant is never NaN here, so only operand order needs keeping.
+    case ChainStep::kMax:  // Max(x, a)
+      for (int64_t i = 0; i < n; ++i) v[i] = (v[i] != v[i]) ? v[i] : (a > v[i] ? a : v[i]);
+      break;
+    case ChainStep::kMaxConstFirst:  // Max(a, x)
+      for (int64_t i = 0; i < n; ++i) v[i] = (v[i] > a || v[i] != v[i]) ? v[i] : a;
+      break;
+    case ChainStep::kMin:  // Min(x, a)
+      for (int64_t i = 0; i < n; ++i) v[i] = (v[i] != v[i]) ? v[i] : (a < v[i] ? a : v[i]);
+      break;
+    case ChainStep::kMinConstFirst:  // Min(a, x)
+      for (int64_t i = 0; i < n; ++i) v[i] = (v[i] < a || v[i] != v[i]) ? v[i] : a;
+      break;
   }
 }
 
@@ -73,7 +91,7 @@ Result<std::vector<ChainStep>> ReadSteps(const KernelContext& ctx) {
     return ctx.Error("steps, a and b must be non-empty and of equal length");
   std::vector<ChainStep> steps;
   for (size_t i = 0; i < kinds.size(); ++i) {
-    if (kinds[i] < ChainStep::kRelu || kinds[i] > ChainStep::kDivInto)
+    if (kinds[i] < ChainStep::kRelu || kinds[i] > ChainStep::kMinConstFirst)
       return ctx.Error("unknown step kind " + std::to_string(kinds[i]));
     steps.push_back({static_cast<ChainStep::Kind>(kinds[i]), a[i], b[i]});
   }
