@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli.h"
 #include "compare_table.h"
 #include "ort_session.h"
 #include "reference_set.h"
@@ -50,12 +51,6 @@ struct Args {
   std::string references_dir;  // empty: trinity::refs::ReferencesDir()
   std::string models_dir;      // empty: trinity::refs::ModelsDir()
 };
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Times one run of `f` in milliseconds.
 template <class F>
@@ -103,8 +98,8 @@ Result<ModelTiming> Measure(const std::shared_ptr<const trinity::Model>& model,
   ModelTiming m;
   m.model = name;
   m.threads = threads;
-  m.trinity_median_ms = Median(t_times);
-  m.ort_median_ms = Median(o_times);
+  m.trinity_median_ms = trinity::cli::Percentile(t_times, 0.5);
+  m.ort_median_ms = trinity::cli::Percentile(o_times, 0.5);
   m.trinity_min_ms = *std::min_element(t_times.begin(), t_times.end());
   m.ort_min_ms = *std::min_element(o_times.begin(), o_times.end());
   return m;

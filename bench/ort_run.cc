@@ -44,6 +44,7 @@ struct Args {
 
 // Output names and summaries exactly as `trinity run` makes them (shared code, tools/trinity).
 using trinity::bench::OrtModelSession;
+using trinity::cli::Percentile;
 using trinity::cli::SanitizeFileName;
 using trinity::cli::SummarizeTensor;
 
@@ -59,14 +60,6 @@ int ExitCodeFor(const trinity::Status& st) {
 int Report(const trinity::Status& st) {
   std::fprintf(stderr, "error: %s\n", st.message().c_str());
   return ExitCodeFor(st);
-}
-
-double Percentile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  const double idx = p * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(idx);
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
 }
 
 int Run(const Args& a) {

@@ -28,6 +28,9 @@ std::string CacheDir();
 // Where the fetched real models live: $TRINITY_MODELS_DIR, else CacheDir()/models.
 std::string ModelsDir();
 
+// The p-quantile (0..1) of timings, interpolating between neighbours (p = 0.5: the median).
+double Percentile(std::vector<double> v, double p);
+
 // One-line summary of a tensor's values: "f32[1,2] min -0.5 max 1.2 mean 0.3".
 std::string SummarizeTensor(const Tensor& t);
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -55,19 +56,43 @@ std::string SummarizeTensor(const Tensor& t) {
   };
   for (int64_t i = 0; i < t.numel(); ++i) {
     switch (t.dtype()) {
-      case DType::kF32: add(t.data<float>()[i]); break;
-      case DType::kF64: add(t.data<double>()[i]); break;
-      case DType::kI64: add(static_cast<double>(t.data<int64_t>()[i])); break;
-      case DType::kI32: add(t.data<int32_t>()[i]); break;
-      case DType::kU8: add(t.data<uint8_t>()[i]); break;
-      case DType::kI8: add(t.data<int8_t>()[i]); break;
-      case DType::kBool: add(t.data<bool>()[i]); break;
-      default: return s;
+      case DType::kF32:
+        add(t.data<float>()[i]);
+        break;
+      case DType::kF64:
+        add(t.data<double>()[i]);
+        break;
+      case DType::kI64:
+        add(static_cast<double>(t.data<int64_t>()[i]));
+        break;
+      case DType::kI32:
+        add(t.data<int32_t>()[i]);
+        break;
+      case DType::kU8:
+        add(t.data<uint8_t>()[i]);
+        break;
+      case DType::kI8:
+        add(t.data<int8_t>()[i]);
+        break;
+      case DType::kBool:
+        add(t.data<bool>()[i]);
+        break;
+      default:
+        return s;
     }
   }
   char buf[128];
-  std::snprintf(buf, sizeof buf, " min %.4g max %.4g mean %.4g", lo, hi, sum / static_cast<double>(t.numel()));
+  std::snprintf(buf, sizeof buf, " min %.4g max %.4g mean %.4g", lo, hi,
+                sum / static_cast<double>(t.numel()));
   return s + buf;
+}
+
+double Percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  const double idx = p * static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(idx);
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
 }
 
 }  // namespace trinity::cli

@@ -1,6 +1,5 @@
 #include <cstdio>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
@@ -30,8 +29,12 @@ int RunInfo(const std::string& path, bool json) {
     j["model"] = path;
     j["opset"] = m.opset();
     j["parameters"] = m.ParameterCount();
-    for (const auto& v : m.inputs()) j["inputs"].push_back({{"name", v.name}, {"dtype", dtype_name(v.dtype)}, {"shape", v.shape.ToString()}});
-    for (const auto& v : m.outputs()) j["outputs"].push_back({{"name", v.name}, {"dtype", dtype_name(v.dtype)}, {"shape", v.shape.ToString()}});
+    for (const auto& v : m.inputs())
+      j["inputs"].push_back(
+          {{"name", v.name}, {"dtype", dtype_name(v.dtype)}, {"shape", v.shape.ToString()}});
+    for (const auto& v : m.outputs())
+      j["outputs"].push_back(
+          {{"name", v.name}, {"dtype", dtype_name(v.dtype)}, {"shape", v.shape.ToString()}});
     for (const auto& [op, count] : histogram) {
       nlohmann::json o = {{"op", op}, {"count", count}};
       for (const DeviceInfo& d : devices) {

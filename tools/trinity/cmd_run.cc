@@ -2,7 +2,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "cli.h"
@@ -22,14 +21,6 @@ struct RunArgs {
   bool json = false;
 };
 
-double Percentile(std::vector<double> v, double p) {
-  std::sort(v.begin(), v.end());
-  const double idx = p * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(idx);
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (idx - static_cast<double>(lo));
-}
-
 int RunModel(const RunArgs& a) {
   auto model = Model::Load(a.model);
   if (!model.ok()) return ReportError(model.status());
@@ -46,8 +37,10 @@ int RunModel(const RunArgs& a) {
       if (v.name == name) info = &v;
     if (info == nullptr) {
       std::string names;
-      for (const auto& v : (*model)->inputs()) names += (names.empty() ? "" : ", ") + v.name + " " + v.Describe();
-      return ReportError(Status::InvalidArgument("model has no input '" + name + "' (inputs: " + names + ")"));
+      for (const auto& v : (*model)->inputs())
+        names += (names.empty() ? "" : ", ") + v.name + " " + v.Describe();
+      return ReportError(
+          Status::InvalidArgument("model has no input '" + name + "' (inputs: " + names + ")"));
     }
     // Bad input files are the caller's to fix (exit 2), so check dtype and shape here, before
     // running: any failure of Session::Run is then a runtime failure (exit 1).
@@ -57,15 +50,18 @@ int RunModel(const RunArgs& a) {
       ReportError(t.status().WithContext(what));
       return kExitBadInput;  // unreadable, missing or malformed: the caller's file
     }
-    if ((info->dtype != DType::kUndefined && t->dtype() != info->dtype) || !info->shape.Matches(t->shape())) {
-      return ReportError(Status::InvalidArgument("input '" + name + "': expected " + info->Describe() + ", got " +
-                                                 t->Describe() + " from '" + file + "'"));
+    if ((info->dtype != DType::kUndefined && t->dtype() != info->dtype) ||
+        !info->shape.Matches(t->shape())) {
+      return ReportError(Status::InvalidArgument("input '" + name + "': expected " +
+                                                 info->Describe() + ", got " + t->Describe() +
+                                                 " from '" + file + "'"));
     }
     inputs[name] = std::move(t).value();
   }
   for (const auto& v : (*model)->inputs()) {
     if (!inputs.count(v.name)) {
-      return ReportError(Status::InvalidArgument("missing --input " + v.name + "=FILE (expects " + v.Describe() + ")"));
+      return ReportError(Status::InvalidArgument("missing --input " + v.name + "=FILE (expects " +
+                                                 v.Describe() + ")"));
     }
   }
 
@@ -105,7 +101,9 @@ int RunModel(const RunArgs& a) {
   if (!a.output_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(a.output_dir, ec);
-    if (ec) return ReportError(Status::InvalidArgument("cannot create output dir '" + a.output_dir + "': " + ec.message()));
+    if (ec)
+      return ReportError(Status::InvalidArgument("cannot create output dir '" + a.output_dir +
+                                                 "': " + ec.message()));
   }
   nlohmann::json j_outputs = nlohmann::json::array();
   for (const auto& v : (*model)->outputs()) {
@@ -116,20 +114,31 @@ int RunModel(const RunArgs& a) {
       Status st = WriteNpy(file, t);
       if (!st.ok()) return ReportError(st);
     }
-    if (!a.json) std::printf("%s: %s%s%s\n", v.name.c_str(), SummarizeTensor(t).c_str(), file.empty() ? "" : " -> ", file.c_str());
-    j_outputs.push_back({{"name", v.name}, {"dtype", dtype_name(t.dtype())}, {"shape", t.shape()}, {"file", file}});
+    if (!a.json)
+      std::printf("%s: %s%s%s\n", v.name.c_str(), SummarizeTensor(t).c_str(),
+                  file.empty() ? "" : " -> ", file.c_str());
+    j_outputs.push_back(
+        {{"name", v.name}, {"dtype", dtype_name(t.dtype())}, {"shape", t.shape()}, {"file", file}});
   }
 
   const double mn = *std::min_element(times.begin(), times.end());
   const double med = Percentile(times, 0.5), p90 = Percentile(times, 0.9);
   if (a.repeat > 0 && !a.json) {
-    std::printf("latency over %d runs after %d warm-up: min %.3f ms, median %.3f ms, p90 %.3f ms (%s, %d threads)\n",
-                a.repeat, a.warmup, mn, med, p90, a.device.c_str(), a.threads);
+    std::printf(
+        "latency over %d runs after %d warm-up: min %.3f ms, median %.3f ms, p90 %.3f ms (%s, %d "
+        "threads)\n",
+        a.repeat, a.warmup, mn, med, p90, a.device.c_str(), a.threads);
   }
   if (a.json) {
-    nlohmann::json j = {{"model", a.model}, {"device", a.device}, {"threads", a.threads},
-                        {"runs", static_cast<int>(times.size())}, {"warmup", a.repeat > 0 ? a.warmup : 0},
-                        {"min_ms", mn}, {"median_ms", med}, {"p90_ms", p90}, {"outputs", j_outputs}};
+    nlohmann::json j = {{"model", a.model},
+                        {"device", a.device},
+                        {"threads", a.threads},
+                        {"runs", static_cast<int>(times.size())},
+                        {"warmup", a.repeat > 0 ? a.warmup : 0},
+                        {"min_ms", mn},
+                        {"median_ms", med},
+                        {"p90_ms", p90},
+                        {"outputs", j_outputs}};
     std::printf("%s\n", j.dump().c_str());
   }
   return kExitOk;
@@ -144,9 +153,12 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--input,-i", a.inputs, "NAME=FILE, one per model input (.npy or .pb)");
   cmd->add_option("--output-dir,-o", a.output_dir, "Write one .npy per output into this directory");
   cmd->add_option("--device,-d", a.device, "Device id (see `trinity devices`)");
-  cmd->add_option("--threads,-t", a.threads, "Threads (0 = one per core)")->check(CLI::Range(0, 1024));
-  cmd->add_option("--repeat,-r", a.repeat, "Time this many runs and print min/median/p90")->check(CLI::Range(0, 1000000));
-  cmd->add_option("--warmup,-w", a.warmup, "Warm-up runs before timing")->check(CLI::Range(0, 100000));
+  cmd->add_option("--threads,-t", a.threads, "Threads (0 = one per core)")
+      ->check(CLI::Range(0, 1024));
+  cmd->add_option("--repeat,-r", a.repeat, "Time this many runs and print min/median/p90")
+      ->check(CLI::Range(0, 1000000));
+  cmd->add_option("--warmup,-w", a.warmup, "Warm-up runs before timing")
+      ->check(CLI::Range(0, 100000));
   cmd->add_flag("--json", a.json, "Print one JSON object as the last line");
   cmd->callback([exit_code] { *exit_code = RunModel(a); });
 }
